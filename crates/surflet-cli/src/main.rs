@@ -1,0 +1,2 @@
+//! The `surflet` command-line tool.
+fn main() {}

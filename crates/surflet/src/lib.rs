@@ -1,0 +1,21 @@
+//! # surflet
+//!
+//! Gradient noise — Perlin, simplex and their family — done exactly.
+//!
+//! The crate has two halves:
+//!
+//! * [`reference`]: faithful, bit-exact ports of the published reference
+//!   implementations (Ken Perlin's Java, Stefan Gustavson's Java and C), flaws
+//!   included. Use them to reproduce existing content to the last bit.
+//! * The surflet noise family (value, Perlin, simplex, simplex-value noise in
+//!   1D–4D), which fixes those flaws: seeded, seam-free, exactly normalised,
+//!   with analytic gradients, in `f32` and `f64`, and fast in SIMD batches.
+//!
+//! ```
+//! // Ken Perlin's ImprovedNoise, reproduced to the last bit.
+//! let v = surflet::reference::perlin2002::noise(3.14, 42.0, 7.0);
+//! assert_eq!(v, 0.13691995878400012);
+//! ```
+#![cfg_attr(not(test), warn(missing_docs))]
+
+pub mod reference;
