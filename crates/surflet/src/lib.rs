@@ -18,4 +18,15 @@
 //! ```
 #![cfg_attr(not(test), warn(missing_docs))]
 
+mod error;
+mod float;
+mod kernel;
+mod noise;
 pub mod reference;
+mod seed;
+pub(crate) mod simd;
+
+pub use error::Error;
+pub use float::Float;
+pub use noise::{MAX_PERIOD, Noise, NoiseKind, Sample};
+pub use simd::Isa;

@@ -1,0 +1,65 @@
+//! The library's error type.
+
+/// Everything that can go wrong when configuring or calling a noise.
+///
+/// Errors are returned, never panicked: every constructor and batch call
+/// validates its input first.
+///
+/// ```
+/// use surflet::{Error, Noise, NoiseKind};
+/// let err = Noise::<2>::new(NoiseKind::Perlin, 1).with_period([0, 8]).unwrap_err();
+/// assert!(matches!(err, Error::Period { axis: 0, .. }));
+/// assert_eq!(err.to_string(), "period on axis 0 is 0: periods must be in 1..=65536");
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A period that the noise cannot tile with.
+    #[error("period on axis {axis} is {period}: {reason}")]
+    Period {
+        /// Axis index (0 = x).
+        axis: usize,
+        /// The rejected period.
+        period: u64,
+        /// Why it was rejected.
+        reason: String,
+    },
+    /// A noise that has no periodic form in this dimension.
+    #[error("{kind} noise has no periodic form in {dims}D (periods are supported in {supported})")]
+    PeriodUnsupported {
+        /// Noise name.
+        kind: &'static str,
+        /// Dimension asked for.
+        dims: usize,
+        /// Dimensions that do support periods.
+        supported: &'static str,
+    },
+    /// Slices passed to a batch call whose lengths disagree.
+    #[error("{what} has length {found}, expected {expected}")]
+    Length {
+        /// Which argument.
+        what: String,
+        /// Length of the first coordinate slice.
+        expected: usize,
+        /// Length found.
+        found: usize,
+    },
+    /// A parameter outside its valid range.
+    #[error("invalid {name}: {reason}")]
+    Parameter {
+        /// Parameter name.
+        name: String,
+        /// Why it was rejected.
+        reason: String,
+    },
+    /// An unknown name (of a noise, fractal, ...).
+    #[error("unknown {what} {name:?} (expected one of: {expected})")]
+    UnknownName {
+        /// What kind of name.
+        what: &'static str,
+        /// The name given.
+        name: String,
+        /// The valid names.
+        expected: String,
+    },
+}

@@ -1,0 +1,234 @@
+//! The noise kernels, each written once over the lane type [`Simd`].
+//!
+//! Data flow for one batch of lanes: coordinates → (optional periodic wrap) →
+//! lattice cell and in-cell offset → per-corner hash → per-corner gradient or
+//! value → falloff-weighted sum (simplex family) or fade-weighted
+//! interpolation (hypercube family) → value and analytic gradient, scaled to
+//! the documented range.
+
+pub(crate) mod hypercube;
+pub(crate) mod select;
+pub(crate) mod simplex;
+
+use crate::simd::Simd;
+
+/// Per-axis multipliers that spread lattice coordinates over the 32-bit hash
+/// (odd, so each is a bijection on `u32`).
+pub(crate) const PRIMES: [u32; 4] = [0x9E37_79B1, 0x85EB_CA77, 0xC2B2_AE3D, 0x27D4_EB2F];
+/// Final multiplier of the corner hash (odd; taken from xxHash32).
+const MIX: u32 = 0x2C1B_3C6D;
+
+/// Parameters of one noise field, splatted to lanes once per batch.
+#[derive(Clone, Copy)]
+pub(crate) struct Field<S: Simd> {
+    pub key: S::U,
+    /// Periods per axis (integer lanes); meaningful only for periodic kernels.
+    pub period: [S::U; 4],
+    /// Half of an even period, for the hexagonal lattice's row shift.
+    pub half_period: [S::U; 4],
+    /// Twice the period, for lattices stored at half-integer resolution.
+    pub double_period: [S::U; 4],
+    pub period_f: [S::F; 4],
+    pub period_inv: [S::F; 4],
+    /// Largest float below the period: where a wrapped coordinate is clamped
+    /// past the precision limit.
+    pub period_below: [S::F; 4],
+}
+
+impl<S: Simd> Field<S> {
+    #[inline(always)]
+    pub(crate) fn new(s: S, key: u32, period: [u32; 4]) -> Self {
+        use crate::float::Float;
+        let pf = |a: usize| S::E::from_f64(period[a].max(1) as f64);
+        let below = |a: usize| {
+            // The largest float strictly below the period.
+            let p = period[a].max(1) as f64;
+            let ulp = p * 2f64.powi(-(S::E::PRECISION as i32));
+            S::E::from_f64(p - ulp)
+        };
+        Field {
+            key: s.u_splat(key),
+            period: period.map(|p| s.u_splat(p)),
+            half_period: period.map(|p| s.u_splat(p / 2)),
+            double_period: period.map(|p| s.u_splat(p.wrapping_mul(2))),
+            period_f: [0, 1, 2, 3].map(|a| s.splat(pf(a))),
+            period_inv: [0, 1, 2, 3].map(|a| s.splat(S::E::ONE / pf(a))),
+            period_below: [0, 1, 2, 3].map(|a| s.splat(below(a))),
+        }
+    }
+}
+
+/// Finishes a corner hash: `h` already holds the key xor the primed
+/// coordinates. One multiply spreads every input bit into the high bits (which
+/// pick gradients and values); the shift folds the high bits back down.
+#[inline(always)]
+pub(crate) fn finish<S: Simd>(s: S, h: S::U) -> S::U {
+    let h = s.u_mul(h, s.u_splat(MIX));
+    s.u_xor(h, s.u_shr::<15>(h))
+}
+
+/// A lattice value uniform over the odd multiples of 2^-24 in (-1, 1): the
+/// top 24 hash bits, symmetric about zero, exact in `f32` and `f64`.
+#[inline(always)]
+pub(crate) fn lattice_value<S: Simd>(s: S, h: S::U) -> S::F {
+    let k = s.u_shl::<1>(s.u_shr::<8>(h)); // even, in [0, 2^25)
+    let odd = s.u_sub(s.u_add(k, s.u_splat(1)), s.u_splat(1 << 24)); // odd, in (-2^24, 2^24)
+    s.mul(s.i_to_f(odd), s.c(1.0 / 16777216.0))
+}
+
+/// A three-way choice from the top 24 hash bits: `floor(3 * bits / 2^24)`.
+/// Each outcome has probability 1/3 to within 2^-23 (unlike `perm % 12`).
+#[inline(always)]
+pub(crate) fn three_way<S: Simd>(s: S, h: S::U) -> S::U {
+    let top = s.u_shr::<8>(h);
+    s.u_shr::<24>(s.u_add(s.u_add(top, top), top))
+}
+
+/// Perlin's quintic fade 6t⁵ − 15t⁴ + 10t³ and its derivative 30t²(t − 1)².
+#[inline(always)]
+pub(crate) fn fade<S: Simd>(s: S, t: S::F) -> (S::F, S::F) {
+    let t2 = s.mul(t, t);
+    let t3 = s.mul(t2, t);
+    let poly = s.add(s.mul(t, s.sub(s.mul(t, s.c(6.0)), s.c(15.0))), s.c(10.0));
+    let tm1 = s.sub(t, s.c(1.0));
+    let d = s.mul(s.mul(t2, s.c(30.0)), s.mul(tm1, tm1));
+    (s.mul(t3, poly), d)
+}
+
+/// Wraps a coordinate into the canonical representative `[0, P)` of its class
+/// modulo the period `P`, so that `f(x + kP)` evaluates exactly the same
+/// arithmetic as `f(x)` and periodicity is bit-exact wherever `x + kP` is
+/// representable. NaN stays NaN.
+#[inline(always)]
+pub(crate) fn wrap<S: Simd>(s: S, x: S::F, p: S::F, inv: S::F, below: S::F) -> S::F {
+    let zero = s.zero();
+    let q = s.floor(s.mul(x, inv));
+    let r = s.sub(x, s.mul(q, p));
+    let r = s.select(s.lt(r, zero), s.add(r, p), r);
+    let r = s.select(s.ge(r, p), s.sub(r, p), r);
+    // Past the precision limit `q * p` is inexact and `r` may be off by more
+    // than one period; clamping keeps it a point of the tile. Operand order
+    // makes NaN fall through (see `Simd::max`).
+    s.min(below, s.max(zero, r))
+}
+
+/// Adds NaN to the lanes whose input is NaN or infinite: `x - x` is `+0` for
+/// finite `x` and NaN otherwise. Simplex kernels need it because a NaN offset
+/// fails the `t > 0` test and would otherwise read as "no contribution".
+#[inline(always)]
+pub(crate) fn poison<S: Simd, const D: usize>(s: S, p: &[S::F; D]) -> S::F {
+    let mut acc = s.sub(p[0], p[0]);
+    for x in p.iter().skip(1) {
+        acc = s.add(acc, s.sub(*x, *x));
+    }
+    acc
+}
+
+// ----- gradient sets -----
+//
+// Each takes a finished corner hash and returns a gradient vector. They are
+// built from hash bits with selects and sign flips (no table lookups), so they
+// vectorise and every entry of a set is equally likely: power-of-two sets use
+// independent bits; sets with a factor of three use `three_way`.
+
+/// 1D: uniform over (-1, 1), the most evenly spread 1D set.
+#[inline(always)]
+pub(crate) fn grad1<S: Simd>(s: S, h: S::U) -> [S::F; 1] {
+    [lattice_value(s, h)]
+}
+
+/// 2D: the 8 unit vectors at multiples of 45°: the article's 4 diagonals
+/// plus the 4 axes.
+#[inline(always)]
+pub(crate) fn grad2<S: Simd>(s: S, h: S::U) -> [S::F; 2] {
+    let diagonal = s.u_any_bit(h, 1 << 31);
+    let b29 = s.u_any_bit(h, 1 << 29);
+    let b30 = s.u_any_bit(h, 1 << 30);
+    let one = s.c(1.0);
+    let zero = s.zero();
+    let d = s.c(core::f64::consts::FRAC_1_SQRT_2);
+    // Axis vectors: b29 picks the axis, b30 the sign. Diagonals: b29 and b30
+    // are the two signs.
+    let gx = s.select(diagonal, d, s.select(b29, zero, one));
+    let gy = s.select(diagonal, d, s.select(b29, one, zero));
+    let sx = s.select(diagonal, s.keep(b29, one), s.keep(b30, one));
+    let sx = s.gt(sx, zero);
+    [s.flip(sx, gx), s.flip(b30, gy)]
+}
+
+/// 3D Perlin: the 12 cube-edge midpoints (±1, ±1, 0) and permutations,
+/// Perlin's own set, each with probability 1/12 (to within 2^-22).
+#[inline(always)]
+pub(crate) fn grad3_edges<S: Simd>(s: S, h: S::U) -> [S::F; 3] {
+    let zero_axis = three_way(s, h);
+    let one = s.c(1.0);
+    let zero = s.zero();
+    let comp = |axis: u32, sign_bit: u32| {
+        let mag = s.select(s.u_is(zero_axis, axis), zero, one);
+        s.flip(s.u_any_bit(h, sign_bit), mag)
+    };
+    [comp(0, 1 << 8), comp(1, 1 << 9), comp(2, 1 << 10)]
+}
+
+/// 4D Perlin: the 32 hypercube-edge midpoints (0, ±1, ±1, ±1) and
+/// permutations.
+#[inline(always)]
+pub(crate) fn grad4_edges<S: Simd>(s: S, h: S::U) -> [S::F; 4] {
+    let zero_axis = s.u_shr::<30>(h);
+    let one = s.c(1.0);
+    let zero = s.zero();
+    let comp = |axis: u32, sign_bit: u32| {
+        let mag = s.select(s.u_is(zero_axis, axis), zero, one);
+        s.flip(s.u_any_bit(h, sign_bit), mag)
+    };
+    [comp(0, 1 << 26), comp(1, 1 << 27), comp(2, 1 << 28), comp(3, 1 << 29)]
+}
+
+/// 3D simplex: Catlike Coding's 32 unit vectors — the 12 edge directions
+/// twice and the 8 corner directions once. The corner directions lie along
+/// every short edge of the BCC tetrahedra, which is what lets the noise reach
+/// ±1.
+#[inline(always)]
+pub(crate) fn grad3_catlike<S: Simd>(s: S, h: S::U) -> [S::F; 3] {
+    let kind = s.u_shr::<30>(h); // 0, 1, 2: edge with that axis zero; 3: corner
+    let corner = s.u_is(kind, 3);
+    let mag = s.select(
+        corner,
+        s.c(0.577_350_269_189_625_8),
+        s.c(core::f64::consts::FRAC_1_SQRT_2),
+    );
+    let zero = s.zero();
+    let comp = |axis: u32, sign_bit: u32| {
+        let m = s.select(s.u_is(kind, axis), zero, mag);
+        s.flip(s.u_any_bit(h, sign_bit), m)
+    };
+    [comp(0, 1 << 27), comp(1, 1 << 28), comp(2, 1 << 29)]
+}
+
+/// 4D simplex: 48 unit vectors — the 32 edge directions (0, ±1, ±1, ±1)/√3
+/// and the 16 corner directions (±1, ±1, ±1, ±1)/2, each equally likely. The
+/// corners include the main diagonal, along which the maximum lies.
+#[inline(always)]
+pub(crate) fn grad4_simplex<S: Simd>(s: S, h: S::U) -> [S::F; 4] {
+    let group = three_way(s, h); // 0, 1: edges; 2: corners
+    let low = s.u_and(s.u_shr::<8>(h), s.u_splat(1));
+    // For edges the zero axis is 2*group + low; corners get 4 or 5 (none).
+    let zero_axis = s.u_add(s.u_add(group, group), low);
+    let corner = s.u_is(group, 2);
+    let mag = s.select(corner, s.c(0.5), s.c(0.577_350_269_189_625_8));
+    let zero = s.zero();
+    let comp = |axis: u32, sign_bit: u32| {
+        let m = s.select(s.u_is(zero_axis, axis), zero, mag);
+        s.flip(s.u_any_bit(h, sign_bit), m)
+    };
+    [comp(0, 1 << 9), comp(1, 1 << 10), comp(2, 1 << 11), comp(3, 1 << 12)]
+}
+
+#[inline(always)]
+pub(crate) fn dot<S: Simd, const D: usize>(s: S, g: &[S::F; D], d: &[S::F; D]) -> S::F {
+    let mut acc = s.mul(g[0], d[0]);
+    for a in 1..D {
+        acc = s.add(acc, s.mul(g[a], d[a]));
+    }
+    acc
+}

@@ -1,0 +1,92 @@
+//! Static kernel selection: one zero-sized type per (noise, periodic) pair, so
+//! a batch loop is monomorphised for exactly one kernel.
+
+use super::Field;
+use super::hypercube::hypercube;
+use super::simplex::{simplex1, simplex2, simplex2_hex, simplex3, simplex4};
+use crate::simd::Simd;
+
+/// A noise kernel in `D` dimensions.
+pub(crate) trait Kernel<const D: usize>: Copy {
+    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]);
+}
+
+#[derive(Clone, Copy)]
+pub(crate) struct ValueK<const P: bool>;
+#[derive(Clone, Copy)]
+pub(crate) struct PerlinK<const P: bool>;
+#[derive(Clone, Copy)]
+pub(crate) struct SimplexK<const P: bool>;
+#[derive(Clone, Copy)]
+pub(crate) struct SimplexValueK<const P: bool>;
+
+impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
+    #[inline(always)]
+    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+        hypercube::<S, D, false, P>(s, field, p)
+    }
+}
+
+impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
+    #[inline(always)]
+    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+        hypercube::<S, D, true, P>(s, field, p)
+    }
+}
+
+/// Copies the first `N` entries (`N == D` in every arm actually taken).
+#[inline(always)]
+fn take<T: Copy, const D: usize, const N: usize>(p: &[T; D]) -> [T; N] {
+    core::array::from_fn(|i| p[i])
+}
+
+#[inline(always)]
+fn simplex_family<S: Simd, const D: usize, const VALUE: bool, const P: bool>(
+    s: S,
+    field: &Field<S>,
+    p: [S::F; D],
+) -> (S::F, [S::F; D]) {
+    let mut g = [s.zero(); D];
+    let v = match D {
+        1 => {
+            let (v, d) = simplex1::<S, VALUE, P>(s, field, take(&p));
+            g.copy_from_slice(&d);
+            v
+        }
+        2 => {
+            let (v, d) = if P {
+                simplex2_hex::<S, VALUE>(s, field, take(&p))
+            } else {
+                simplex2::<S, VALUE>(s, field, take(&p))
+            };
+            g.copy_from_slice(&d);
+            v
+        }
+        3 => {
+            let (v, d) = simplex3::<S, VALUE, P>(s, field, take(&p));
+            g.copy_from_slice(&d);
+            v
+        }
+        // Periodic 4D is rejected when the noise is configured.
+        _ => {
+            let (v, d) = simplex4::<S, VALUE>(s, field, take(&p));
+            g.copy_from_slice(&d);
+            v
+        }
+    };
+    (v, g)
+}
+
+impl<const D: usize, const P: bool> Kernel<D> for SimplexK<P> {
+    #[inline(always)]
+    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+        simplex_family::<S, D, false, P>(s, field, p)
+    }
+}
+
+impl<const D: usize, const P: bool> Kernel<D> for SimplexValueK<P> {
+    #[inline(always)]
+    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+        simplex_family::<S, D, true, P>(s, field, p)
+    }
+}

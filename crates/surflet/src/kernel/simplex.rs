@@ -1,0 +1,458 @@
+//! Simplex noise and simplex value noise, 1D–4D.
+//!
+//! Each corner of the simplex containing the point contributes a *surflet*: a
+//! radial falloff `(r² − |d|²)³` times either a gradient ramp `g · d` (simplex
+//! noise) or a lattice value (simplex value noise), where `d` is the offset
+//! from the corner. With `r² = 1/2` (`1` in 1D) the falloff reaches zero
+//! exactly at the opposite face of every simplex — the vertex-to-facet height
+//! is `√(1/2)` in 2D, 3D and 4D — so the noise is continuous with continuous
+//! first and second derivatives everywhere. (Gustavson's Java uses 0.6 in 3D
+//! and 4D, which leaks across faces and leaves seams.)
+//!
+//! Lattices:
+//! * 1D: the integer lattice.
+//! * 2D: the classic skewed equilateral lattice (skew `(√3 − 1)/2`). Periodic
+//!   2D noise uses the hexagonal lattice of psrdnoise instead (see
+//!   [`simplex2_hex`]), because no equilateral lattice has both axis vectors
+//!   as lattice vectors.
+//! * 3D: the body-centred cubic lattice aligned with the axes, as in
+//!   psrdnoise. Its tetrahedra are congruent to the classic skewed ones (a
+//!   180° turn about the main diagonal), but here every axis vector is a
+//!   lattice vector, so any integer period is a plain wrap of the hash, and
+//!   every short edge points along a cube diagonal — a direction in Catlike's
+//!   gradient set, so the full range is reached.
+//! * 4D: the classic skewed lattice (skew `(√5 − 1)/4`), Gustavson's rank
+//!   ordering.
+
+use super::{Field, PRIMES, dot, finish, lattice_value, poison, wrap};
+use crate::simd::Simd;
+
+/// Simplex noise scale per dimension: the reciprocal of the exact maximum of
+/// `Σ |d| (r² − |d|²)³` over the simplex, reached at the midpoint of a short
+/// edge (2D: at the centre of a triangle). 1D 64/27; 2D 2916√2/125; 3D
+/// 8192√3/375; 4D 500√5/27. See `docs/RANGES.md`.
+pub(crate) const SIMPLEX_SCALE: [f64; 4] = [
+    64.0 / 27.0,
+    32.990_773_983_039_565_9,
+    37.837_227_241_611_313_3,
+    41.408_666_249_996_113_5,
+];
+
+/// Simplex value noise scale: the falloff peaks at a lattice point, where it
+/// is `1` (1D) or `(1/2)³ = 1/8`, and no other corner reaches that point.
+pub(crate) const SIMPLEX_VALUE_SCALE: [f64; 4] = [1.0, 8.0, 8.0, 8.0];
+
+/// Accumulated value and gradient.
+type Acc<S, const D: usize> = (<S as Simd>::F, [<S as Simd>::F; D]);
+
+/// Adds the surflet of one corner with finished hash `h` at offset `d`.
+#[inline(always)]
+fn surflet<S: Simd, const D: usize, const VALUE: bool>(
+    s: S,
+    h: S::U,
+    d: [S::F; D],
+    r2: f64,
+    acc: &mut Acc<S, D>,
+) {
+    let t = s.sub(s.c(r2), dot(s, &d, &d));
+    let t = s.keep(s.gt(t, s.zero()), t);
+    let t2 = s.mul(t, t);
+    let t3 = s.mul(t2, t);
+    let minus6t2 = s.mul(t2, s.c(-6.0));
+    if VALUE {
+        let v = lattice_value(s, h);
+        acc.0 = s.add(acc.0, s.mul(v, t3));
+        let k = s.mul(v, minus6t2);
+        for a in 0..D {
+            acc.1[a] = s.add(acc.1[a], s.mul(k, d[a]));
+        }
+    } else {
+        let g = gradient::<S, D>(s, h);
+        let gd = dot(s, &g, &d);
+        acc.0 = s.add(acc.0, s.mul(t3, gd));
+        let k = s.mul(gd, minus6t2);
+        for a in 0..D {
+            acc.1[a] = s.add(acc.1[a], s.add(s.mul(t3, g[a]), s.mul(k, d[a])));
+        }
+    }
+}
+
+#[inline(always)]
+fn gradient<S: Simd, const D: usize>(s: S, h: S::U) -> [S::F; D] {
+    let mut out = [s.zero(); D];
+    match D {
+        1 => out.copy_from_slice(&super::grad1(s, h)),
+        2 => out.copy_from_slice(&super::grad2(s, h)),
+        3 => out.copy_from_slice(&super::grad3_catlike(s, h)),
+        _ => out.copy_from_slice(&super::grad4_simplex(s, h)),
+    }
+    out
+}
+
+/// Scales the sum and adds NaN for non-finite inputs.
+#[inline(always)]
+fn finish_sum<S: Simd, const D: usize, const VALUE: bool>(
+    s: S,
+    acc: Acc<S, D>,
+    p: &[S::F; D],
+    chain: [f64; D],
+) -> Acc<S, D> {
+    let k = if VALUE {
+        SIMPLEX_VALUE_SCALE[D - 1]
+    } else {
+        SIMPLEX_SCALE[D - 1]
+    };
+    let nan = poison(s, p);
+    let scale = s.c(k);
+    let mut g = acc.1;
+    for a in 0..D {
+        g[a] = s.add(s.mul(g[a], s.c(k * chain[a])), nan);
+    }
+    (s.add(s.mul(acc.0, scale), nan), g)
+}
+
+#[inline(always)]
+fn zero_acc<S: Simd, const D: usize>(s: S) -> Acc<S, D> {
+    (s.zero(), [s.zero(); D])
+}
+
+/// 1D: the two ends of the unit interval, falloff `(1 − d²)³`.
+#[inline(always)]
+pub(crate) fn simplex1<S: Simd, const VALUE: bool, const PERIODIC: bool>(
+    s: S,
+    field: &Field<S>,
+    p: [S::F; 1],
+) -> Acc<S, 1> {
+    let x = if PERIODIC {
+        wrap(
+            s,
+            p[0],
+            field.period_f[0],
+            field.period_inv[0],
+            field.period_below[0],
+        )
+    } else {
+        p[0]
+    };
+    let fl = s.floor(x);
+    let f = s.sub(x, fl);
+    let c = s.cell(fl);
+    let prime = s.u_splat(PRIMES[0]);
+    let h0 = s.u_mul(c, prime);
+    let h1 = if PERIODIC {
+        let next = s.u_add(c, s.u_splat(1));
+        let at_end = s.u_eq(next, field.period[0]);
+        s.u_mul(s.u_blend(at_end, s.u_splat(0), next), prime)
+    } else {
+        s.u_add(h0, prime)
+    };
+    let mut acc = zero_acc::<S, 1>(s);
+    surflet::<S, 1, VALUE>(s, finish(s, s.u_xor(field.key, h0)), [f], 1.0, &mut acc);
+    let f1 = s.sub(f, s.c(1.0));
+    surflet::<S, 1, VALUE>(s, finish(s, s.u_xor(field.key, h1)), [f1], 1.0, &mut acc);
+    finish_sum::<S, 1, VALUE>(s, acc, &p, [1.0])
+}
+
+const F2: f64 = 0.366_025_403_784_438_6; // (√3 − 1) / 2
+const G2: f64 = 0.211_324_865_405_187_1; // (3 − √3) / 6
+
+/// 2D on the classic equilateral lattice.
+#[inline(always)]
+pub(crate) fn simplex2<S: Simd, const VALUE: bool>(
+    s: S,
+    field: &Field<S>,
+    p: [S::F; 2],
+) -> Acc<S, 2> {
+    let [x, y] = p;
+    let skew = s.mul(s.add(x, y), s.c(F2));
+    let (xs, ys) = (s.add(x, skew), s.add(y, skew));
+    let (i, j) = (s.floor(xs), s.floor(ys));
+    // Offsets are formed from the in-cell fractions, which are exact, so the
+    // corners stay mutually consistent however large the input.
+    let (fx, fy) = (s.sub(xs, i), s.sub(ys, j));
+    let t = s.mul(s.add(fx, fy), s.c(G2));
+    let (x0, y0) = (s.sub(fx, t), s.sub(fy, t));
+    let x_first = s.gt(fx, fy);
+    let one = s.c(1.0);
+    let zero = s.zero();
+    let g2 = s.c(G2);
+    let x1 = s.add(s.sub(x0, s.select(x_first, one, zero)), g2);
+    let y1 = s.add(s.sub(y0, s.select(x_first, zero, one)), g2);
+    let g22 = s.c(2.0 * G2 - 1.0);
+    let (x2, y2) = (s.add(x0, g22), s.add(y0, g22));
+
+    let (px, py) = (s.u_splat(PRIMES[0]), s.u_splat(PRIMES[1]));
+    let ci = s.u_mul(s.cell(i), px);
+    let cj = s.u_mul(s.cell(j), py);
+    let step = s.m_to_u(x_first);
+    let h0 = s.u_xor(field.key, s.u_xor(ci, cj));
+    let h1 = s.u_xor(
+        field.key,
+        s.u_xor(
+            s.u_add(ci, s.u_and(step, px)),
+            s.u_add(cj, s.u_and(s.u_xor(step, s.u_splat(u32::MAX)), py)),
+        ),
+    );
+    let h2 = s.u_xor(field.key, s.u_xor(s.u_add(ci, px), s.u_add(cj, py)));
+
+    let mut acc = zero_acc::<S, 2>(s);
+    surflet::<S, 2, VALUE>(s, finish(s, h0), [x0, y0], 0.5, &mut acc);
+    surflet::<S, 2, VALUE>(s, finish(s, h1), [x1, y1], 0.5, &mut acc);
+    surflet::<S, 2, VALUE>(s, finish(s, h2), [x2, y2], 0.5, &mut acc);
+    finish_sum::<S, 2, VALUE>(s, acc, &p, [1.0, 1.0])
+}
+
+/// √(2/3): the edge length of the classic 2D lattice, used as the horizontal
+/// edge of the hexagonal lattice.
+const HEX_SX: f64 = 0.816_496_580_927_726_1;
+/// √(1/2) = √(2/3)·√3/2: the row height of that equilateral lattice.
+const HEX_SY: f64 = core::f64::consts::FRAC_1_SQRT_2;
+
+/// 2D periodic, on psrdnoise's hexagonal lattice.
+///
+/// Lattice points sit at `(u − v/2, v)` for integers `u, v`: rows one unit
+/// apart, each shifted by half a cell. Every vector `(P, 0)` and `(0, 2Q)` is
+/// a lattice vector, so the noise tiles with any integer x period and any even
+/// y period. The surflets are evaluated in the equilateral frame obtained by
+/// scaling x by √(2/3) and y by √(1/2): the triangles become exactly those of
+/// [`simplex2`], so the falloff radius, gradient set and normalisation carry
+/// over unchanged. The price is an anisotropy of √3/2 between the axes
+/// (features are 13% taller than wide), the same one psrdnoise has.
+#[inline(always)]
+pub(crate) fn simplex2_hex<S: Simd, const VALUE: bool>(
+    s: S,
+    field: &Field<S>,
+    p: [S::F; 2],
+) -> Acc<S, 2> {
+    let w = |a: usize| {
+        wrap(
+            s,
+            p[a],
+            field.period_f[a],
+            field.period_inv[a],
+            field.period_below[a],
+        )
+    };
+    let (x, y) = (w(0), w(1));
+    let half = s.c(0.5);
+    let a = s.add(x, s.mul(y, half));
+    let (i, j) = (s.floor(a), s.floor(y));
+    let (fa, fb) = (s.sub(a, i), s.sub(y, j));
+    let right_first = s.gt(fa, fb);
+    // Real-space offsets from the three vertices.
+    let dx0 = s.sub(fa, s.mul(fb, half));
+    let dy0 = fb;
+    let one = s.c(1.0);
+    let dx1 = s.sub(dx0, s.select(right_first, one, s.c(-0.5)));
+    let dy1 = s.sub(dy0, s.select(right_first, s.zero(), one));
+    let dx2 = s.sub(dx0, half);
+    let dy2 = s.sub(dy0, one);
+    let (kx, ky) = (s.c(HEX_SX), s.c(HEX_SY));
+    let q = |dx: S::F, dy: S::F| [s.mul(dx, kx), s.mul(dy, ky)];
+
+    // Vertex (u, v) = (i + ou, j + ov), wrapped to its representative in the
+    // tile: rows wrap by the (even) y period, shifting u by half of it; then
+    // 2X = 2u − v wraps by twice the x period.
+    let (ci, cj) = (s.cell(i), s.cell(j));
+    let u1 = s.u_splat(1);
+    let step_u = s.u_and(s.m_to_u(right_first), u1);
+    let step_v = s.u_xor(step_u, u1);
+    let vertex = |ou: S::U, ov: S::U| {
+        let mut u = s.u_add(ci, ou);
+        let mut v = s.u_add(cj, ov);
+        let row_wraps = s.u_eq(v, field.period[1]);
+        v = s.u_blend(row_wraps, s.u_splat(0), v);
+        u = s.u_blend(row_wraps, s.u_sub(u, field.half_period[1]), u);
+        let mut x2 = s.u_sub(s.u_add(u, u), v);
+        let neg = s.u_gt_signed(s.u_splat(0), x2);
+        x2 = s.u_blend(neg, s.u_add(x2, field.double_period[0]), x2);
+        let high = s.u_gt_signed(x2, s.u_sub(field.double_period[0], u1));
+        x2 = s.u_blend(high, s.u_sub(x2, field.double_period[0]), x2);
+        let u = s.u_shr::<1>(s.u_add(x2, v));
+        let h = s.u_xor(
+            s.u_mul(u, s.u_splat(PRIMES[0])),
+            s.u_mul(v, s.u_splat(PRIMES[1])),
+        );
+        finish(s, s.u_xor(field.key, h))
+    };
+    let z = s.u_splat(0);
+    let mut acc = zero_acc::<S, 2>(s);
+    surflet::<S, 2, VALUE>(s, vertex(z, z), q(dx0, dy0), 0.5, &mut acc);
+    surflet::<S, 2, VALUE>(s, vertex(step_u, step_v), q(dx1, dy1), 0.5, &mut acc);
+    surflet::<S, 2, VALUE>(s, vertex(u1, u1), q(dx2, dy2), 0.5, &mut acc);
+    finish_sum::<S, 2, VALUE>(s, acc, &p, [HEX_SX, HEX_SY])
+}
+
+/// 3D on the axis-aligned body-centred cubic lattice.
+///
+/// `uvw = (y + z, x + z, x + y)` maps the lattice to the integers; the point's
+/// tetrahedron is found by ranking the fractional parts of `uvw`, and offsets
+/// map back with the inverse `½[[-1,1,1],[1,-1,1],[1,1,-1]]`.
+#[inline(always)]
+pub(crate) fn simplex3<S: Simd, const VALUE: bool, const PERIODIC: bool>(
+    s: S,
+    field: &Field<S>,
+    p: [S::F; 3],
+) -> Acc<S, 3> {
+    let mut q = p;
+    if PERIODIC {
+        for a in 0..3 {
+            q[a] = wrap(
+                s,
+                p[a],
+                field.period_f[a],
+                field.period_inv[a],
+                field.period_below[a],
+            );
+        }
+    }
+    let [x, y, z] = q;
+    let uvw = [s.add(y, z), s.add(x, z), s.add(x, y)];
+    let fl = uvw.map(|v| s.floor(v));
+    let f = [0, 1, 2].map(|a| s.sub(uvw[a], fl[a]));
+    let half = s.c(0.5);
+    // Mi·f with Mi = ½[[-1,1,1],[1,-1,1],[1,1,-1]].
+    let mi = |a: S::F, b: S::F, c: S::F| {
+        [
+            s.mul(s.sub(s.add(b, c), a), half),
+            s.mul(s.sub(s.add(a, c), b), half),
+            s.mul(s.sub(s.add(a, b), c), half),
+        ]
+    };
+    let d0 = mi(f[0], f[1], f[2]);
+
+    // Rank the fractions (ties broken consistently): the first step goes
+    // along the largest, the second along the two largest.
+    let uv = s.ge(f[0], f[1]);
+    let uw = s.ge(f[0], f[2]);
+    let vw = s.ge(f[1], f[2]);
+    let t = s.splat_true();
+    let (nuv, nuw, nvw) = (s.m_andnot(t, uv), s.m_andnot(t, uw), s.m_andnot(t, vw));
+    let o1 = [s.m_and(uv, uw), s.m_and(nuv, vw), s.m_and(nuw, nvw)];
+    let o2 = [s.m_or(uv, uw), s.m_or(nuv, vw), s.m_or(nuw, nvw)];
+    let one = s.c(1.0);
+    let zero = s.zero();
+    let as_f = |m: [S::M; 3]| m.map(|m| s.select(m, one, zero));
+    let offset = |o: [S::F; 3]| {
+        let m = mi(o[0], o[1], o[2]);
+        [s.sub(d0[0], m[0]), s.sub(d0[1], m[1]), s.sub(d0[2], m[2])]
+    };
+    let d1 = offset(as_f(o1));
+    let d2 = offset(as_f(o2));
+    let d3 = [s.sub(d0[0], half), s.sub(d0[1], half), s.sub(d0[2], half)];
+
+    let cells = fl.map(|v| s.cell(v));
+    let primes = [0, 1, 2].map(|a| s.u_splat(PRIMES[a]));
+    let ones = s.u_splat(1);
+    let hash = |o: [S::U; 3]| {
+        // o: per-axis integer offsets 0/1 of the corner in uvw space.
+        let n = [0, 1, 2].map(|a| s.u_add(cells[a], o[a]));
+        let n = if PERIODIC { wrap_bcc(s, field, n) } else { n };
+        let mut h = field.key;
+        for a in 0..3 {
+            h = s.u_xor(h, s.u_mul(n[a], primes[a]));
+        }
+        finish(s, h)
+    };
+    let as_u = |m: [S::M; 3]| m.map(|m| s.u_and(s.m_to_u(m), ones));
+    let zu = s.u_splat(0);
+    let mut acc = zero_acc::<S, 3>(s);
+    surflet::<S, 3, VALUE>(s, hash([zu, zu, zu]), d0, 0.5, &mut acc);
+    surflet::<S, 3, VALUE>(s, hash(as_u(o1)), d1, 0.5, &mut acc);
+    surflet::<S, 3, VALUE>(s, hash(as_u(o2)), d2, 0.5, &mut acc);
+    surflet::<S, 3, VALUE>(s, hash([ones, ones, ones]), d3, 0.5, &mut acc);
+    finish_sum::<S, 3, VALUE>(s, acc, &p, [1.0; 3])
+}
+
+/// Wraps a BCC vertex given in uvw coordinates to its representative in the
+/// tile `[0, P)³` and returns it in uvw coordinates again. In space the
+/// vertex is `Mi·n`; twice that, `(−u+v+w, u−v+w, u+v−w)`, is integer, and
+/// wraps by twice the period. Vertices of a point already in the tile are at
+/// most one unit outside it, so one conditional step per axis suffices.
+#[inline(always)]
+fn wrap_bcc<S: Simd>(s: S, field: &Field<S>, n: [S::U; 3]) -> [S::U; 3] {
+    let [u, v, w] = n;
+    let mut x2 = [
+        s.u_sub(s.u_add(v, w), u),
+        s.u_sub(s.u_add(u, w), v),
+        s.u_sub(s.u_add(u, v), w),
+    ];
+    let zero = s.u_splat(0);
+    let one = s.u_splat(1);
+    for a in 0..3 {
+        let p2 = field.double_period[a];
+        let neg = s.u_gt_signed(zero, x2[a]);
+        x2[a] = s.u_blend(neg, s.u_add(x2[a], p2), x2[a]);
+        let high = s.u_gt_signed(x2[a], s.u_sub(p2, one));
+        x2[a] = s.u_blend(high, s.u_sub(x2[a], p2), x2[a]);
+    }
+    // n = M·(x2/2) with M = [[0,1,1],[1,0,1],[1,1,0]]; the sums are even.
+    [
+        s.u_shr::<1>(s.u_add(x2[1], x2[2])),
+        s.u_shr::<1>(s.u_add(x2[0], x2[2])),
+        s.u_shr::<1>(s.u_add(x2[0], x2[1])),
+    ]
+}
+
+const F4: f64 = 0.309_016_994_374_947_45; // (√5 − 1) / 4
+const G4: f64 = 0.138_196_601_125_010_5; // (5 − √5) / 20
+
+/// 4D on the classic skewed lattice with rank ordering.
+#[inline(always)]
+pub(crate) fn simplex4<S: Simd, const VALUE: bool>(
+    s: S,
+    field: &Field<S>,
+    p: [S::F; 4],
+) -> Acc<S, 4> {
+    let sum = s.add(s.add(p[0], p[1]), s.add(p[2], p[3]));
+    let skew = s.mul(sum, s.c(F4));
+    let xs = p.map(|v| s.add(v, skew));
+    let fl = xs.map(|v| s.floor(v));
+    let f = [0, 1, 2, 3].map(|a| s.sub(xs[a], fl[a]));
+    let t = s.mul(s.add(s.add(f[0], f[1]), s.add(f[2], f[3])), s.c(G4));
+    let d0 = f.map(|v| s.sub(v, t));
+
+    // Ranks 0..=3 of the fractions: for each pair the larger gets a point
+    // (ties go to the lower axis), giving a permutation.
+    let ones = s.u_splat(1);
+    let zu = s.u_splat(0);
+    let mut rank = [zu; 4];
+    for a in 0..4 {
+        for b in (a + 1)..4 {
+            let a_wins = s.u_and(s.m_to_u(s.gt(f[a], f[b])), ones);
+            rank[a] = s.u_add(rank[a], a_wins);
+            rank[b] = s.u_add(rank[b], s.u_xor(a_wins, ones));
+        }
+    }
+    // Corner k (1..=3) steps along the axes of rank >= 4 − k.
+    let step = |k: u32| rank.map(|r| s.u_gt_signed(r, s.u_splat(3 - k)));
+    let one = s.c(1.0);
+    let zero = s.zero();
+    let cells = fl.map(|v| s.cell(v));
+    let primes = [0, 1, 2, 3].map(|a| s.u_splat(PRIMES[a]));
+    let base = [0, 1, 2, 3].map(|a| s.u_mul(cells[a], primes[a]));
+    let hash = |o: [S::U; 4]| {
+        let mut h = field.key;
+        for a in 0..4 {
+            h = s.u_xor(h, s.u_add(base[a], s.u_and(o[a], primes[a])));
+        }
+        finish(s, h)
+    };
+    let corner = |o: [S::U; 4], k: f64| {
+        let d = [0, 1, 2, 3].map(|a| {
+            let off = s.select(s.u_to_m(o[a]), one, zero);
+            s.add(s.sub(d0[a], off), s.c(k * G4))
+        });
+        (hash(o), d)
+    };
+    let mut acc = zero_acc::<S, 4>(s);
+    surflet::<S, 4, VALUE>(s, hash([zu; 4]), d0, 0.5, &mut acc);
+    for k in 1..=3u32 {
+        let (h, d) = corner(step(k), k as f64);
+        surflet::<S, 4, VALUE>(s, h, d, 0.5, &mut acc);
+    }
+    let all = s.u_splat(u32::MAX);
+    let (h, d) = corner([all; 4], 4.0);
+    surflet::<S, 4, VALUE>(s, h, d, 0.5, &mut acc);
+    finish_sum::<S, 4, VALUE>(s, acc, &p, [1.0; 4])
+}

@@ -1,0 +1,430 @@
+//! The surflet noise family: the public [`Noise`] type.
+
+use crate::error::Error;
+use crate::float::Float;
+use crate::kernel::Field;
+use crate::kernel::select::{Kernel, PerlinK, SimplexK, SimplexValueK, ValueK};
+use crate::simd::scalar::Scalar;
+use crate::simd::{Isa, Op, Simd};
+
+/// The four noises of the surflet family.
+///
+/// | kind | lattice | corner quantity | range |
+/// |---|---|---|---|
+/// | [`Value`](NoiseKind::Value) | hypercube, quintic blend | value in (-1, 1) | (-1, 1) |
+/// | [`Perlin`](NoiseKind::Perlin) | hypercube, quintic blend | gradient ramp | [-1, 1] |
+/// | [`Simplex`](NoiseKind::Simplex) | simplex, radius² ½ | gradient ramp | [-1, 1] |
+/// | [`SimplexValue`](NoiseKind::SimplexValue) | simplex, radius² ½ | value in (-1, 1) | (-1, 1) |
+///
+/// Every range is exact: the bound is the supremum over all points and all
+/// gradient assignments, derived in `docs/RANGES.md` and measured by the test
+/// suite.
+///
+/// ```
+/// use surflet::NoiseKind;
+/// assert_eq!(NoiseKind::from_name("simplex-value")?, NoiseKind::SimplexValue);
+/// assert_eq!(NoiseKind::Perlin.name(), "perlin");
+/// # Ok::<(), surflet::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoiseKind {
+    /// Value noise: a random value at each lattice point, blended with the
+    /// quintic fade.
+    Value,
+    /// Improved Perlin noise: gradient ramps at the cube corners, blended with
+    /// the quintic fade.
+    Perlin,
+    /// Simplex noise: gradient surflets summed over the simplex corners.
+    Simplex,
+    /// Simplex value noise: value surflets summed over the simplex corners.
+    SimplexValue,
+}
+
+impl NoiseKind {
+    /// All kinds, in documentation order.
+    pub const ALL: [NoiseKind; 4] = [
+        NoiseKind::Value,
+        NoiseKind::Perlin,
+        NoiseKind::Simplex,
+        NoiseKind::SimplexValue,
+    ];
+
+    /// The name used on the command line and in configs.
+    pub const fn name(self) -> &'static str {
+        match self {
+            NoiseKind::Value => "value",
+            NoiseKind::Perlin => "perlin",
+            NoiseKind::Simplex => "simplex",
+            NoiseKind::SimplexValue => "simplex-value",
+        }
+    }
+
+    /// Parses a name produced by [`name`](Self::name).
+    pub fn from_name(name: &str) -> Result<NoiseKind, Error> {
+        NoiseKind::ALL
+            .into_iter()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| Error::UnknownName {
+                what: "noise",
+                name: name.to_string(),
+                expected: NoiseKind::ALL.map(|k| k.name()).join(", "),
+            })
+    }
+
+    /// Dimensions in which this kind can be periodic.
+    pub const fn periodic_dims(self) -> &'static [usize] {
+        match self {
+            NoiseKind::Value | NoiseKind::Perlin => &[1, 2, 3, 4],
+            NoiseKind::Simplex | NoiseKind::SimplexValue => &[1, 2, 3],
+        }
+    }
+}
+
+impl core::fmt::Display for NoiseKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The largest period on any axis.
+pub const MAX_PERIOD: u32 = 65536;
+
+/// A value and its gradient (the partial derivatives along each axis), from
+/// one evaluation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample<F, const D: usize> {
+    /// The noise value.
+    pub value: F,
+    /// `∂value/∂x`, `∂value/∂y`, ...: the analytic derivative of `value`.
+    pub gradient: [F; D],
+}
+
+/// A seeded noise field in `D` dimensions (1 to 4).
+///
+/// Cheap to create and copy; evaluate it one point at a time
+/// ([`get`](Self::get), [`sample`](Self::sample)) or in SIMD batches
+/// ([`fill`](Self::fill), [`fill_gradient`](Self::fill_gradient)). Single
+/// points and batches return identical bits.
+///
+/// ```
+/// use surflet::{Noise, NoiseKind};
+/// let noise = Noise::<3>::new(NoiseKind::Simplex, 42);
+/// let s = noise.sample([0.5f64, 1.25, -3.0]);
+/// assert!(s.value.abs() <= 1.0);
+/// // The gradient is the true derivative of the value.
+/// let h = 1e-6;
+/// let dx = (noise.get([0.5 + h, 1.25, -3.0]) - noise.get([0.5 - h, 1.25, -3.0])) / (2.0 * h);
+/// assert!((dx - s.gradient[0]).abs() < 1e-6);
+/// ```
+///
+/// **Seeds.** The `u64` seed is mapped to a 32-bit lattice key by SplitMix64
+/// (`key = splitmix64(seed) >> 32`); corner `c` of the lattice then hashes to
+/// `mix(key ^ c.x·P₀ ^ c.y·P₁ ^ …)` with fixed odd multipliers `Pₐ`. This
+/// mapping is frozen by golden tests.
+///
+/// **No repetition.** Lattice cells are taken modulo 2^32 (by exact float
+/// arithmetic, so no coordinate can overflow), so without a period no noise
+/// repeats within 2^31 cells of any point along any axis.
+///
+/// **Non-finite input.** NaN or ±∞ in any coordinate gives NaN value and
+/// gradient.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Noise<const D: usize> {
+    kind: NoiseKind,
+    seed: u64,
+    key: u32,
+    period: Option<[u32; D]>,
+}
+
+impl<const D: usize> Noise<D> {
+    const DIMENSION_OK: () = assert!(D >= 1 && D <= 4, "surflet noise has 1 to 4 dimensions");
+
+    /// A noise of the given kind and seed, without a period.
+    pub const fn new(kind: NoiseKind, seed: u64) -> Self {
+        let () = Self::DIMENSION_OK;
+        Noise {
+            kind,
+            seed,
+            key: crate::seed::key(seed),
+            period: None,
+        }
+    }
+
+    /// Makes the noise tile: `f(p + P·k) = f(p)` exactly for every integer
+    /// vector `k`, where `P` holds one period per axis, in lattice cells.
+    ///
+    /// Periods must be in `1..=65536`. Value and Perlin noise tile in every
+    /// dimension. Simplex and simplex value noise tile in 1D–3D: in 3D on the
+    /// same lattice as without a period; in 2D on a hexagonal lattice whose
+    /// rows are offset by half a cell, so the y period must be even (see
+    /// `ARCHITECTURE.md`).
+    ///
+    /// ```
+    /// use surflet::{Noise, NoiseKind};
+    /// let n = Noise::<2>::new(NoiseKind::Perlin, 3).with_period([16, 8])?;
+    /// assert_eq!(n.get([0.3f64, 0.7]), n.get([16.3, -7.3]));
+    /// assert!(Noise::<2>::new(NoiseKind::Simplex, 3).with_period([16, 7]).is_err());
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub fn with_period(self, period: [u32; D]) -> Result<Self, Error> {
+        if !self.kind.periodic_dims().contains(&D) {
+            return Err(Error::PeriodUnsupported {
+                kind: self.kind.name(),
+                dims: D,
+                supported: "1D, 2D and 3D",
+            });
+        }
+        for (axis, &p) in period.iter().enumerate() {
+            if p == 0 || p > MAX_PERIOD {
+                return Err(Error::Period {
+                    axis,
+                    period: p as u64,
+                    reason: format!("periods must be in 1..={MAX_PERIOD}"),
+                });
+            }
+        }
+        let simplex = matches!(self.kind, NoiseKind::Simplex | NoiseKind::SimplexValue);
+        if simplex && D == 2 && period[1] % 2 == 1 {
+            return Err(Error::Period {
+                axis: 1,
+                period: period[1] as u64,
+                reason: "periodic 2D simplex noise lives on a hexagonal lattice whose rows \
+                         alternate, so the y period must be even"
+                    .to_string(),
+            });
+        }
+        Ok(Noise {
+            period: Some(period),
+            ..self
+        })
+    }
+
+    /// The noise kind.
+    pub const fn kind(&self) -> NoiseKind {
+        self.kind
+    }
+    /// The seed.
+    pub const fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// The period, if any.
+    pub const fn period(&self) -> Option<[u32; D]> {
+        self.period
+    }
+
+    /// The value at `p`.
+    #[inline]
+    pub fn get<F: Float>(&self, p: [F; D]) -> F {
+        self.sample(p).value
+    }
+
+    /// The value and its analytic gradient at `p`.
+    #[inline]
+    pub fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
+        let s = Scalar::<F>::new();
+        let field = Field::new(s, self.key, self.period4());
+        let (value, gradient) = self.eval_lanes(s, &field, p);
+        Sample { value, gradient }
+    }
+
+    /// Evaluates at `coords[0][i], coords[1][i], ...` for every `i`, writing
+    /// the values to `out`.
+    ///
+    /// Runs on the widest SIMD instruction set available ([`Isa::detect`]).
+    /// Every slice must have the same length.
+    ///
+    /// ```
+    /// use surflet::{Noise, NoiseKind};
+    /// let n = Noise::<2>::new(NoiseKind::Simplex, 1);
+    /// let xs: Vec<f32> = (0..100).map(|i| i as f32 * 0.1).collect();
+    /// let ys = vec![0.5f32; 100];
+    /// let mut out = vec![0.0f32; 100];
+    /// n.fill([&xs, &ys], &mut out)?;
+    /// assert_eq!(out[17], n.get([xs[17], 0.5]));
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub fn fill<F: Float>(&self, coords: [&[F]; D], out: &mut [F]) -> Result<(), Error> {
+        self.fill_on(Isa::detect(), coords, out, None)
+    }
+
+    /// Like [`fill`](Self::fill), also writing the partial derivatives to
+    /// `gradient[axis]`.
+    pub fn fill_gradient<F: Float>(
+        &self,
+        coords: [&[F]; D],
+        out: &mut [F],
+        gradient: [&mut [F]; D],
+    ) -> Result<(), Error> {
+        self.fill_on(Isa::detect(), coords, out, Some(gradient))
+    }
+
+    /// [`fill`](Self::fill) or [`fill_gradient`](Self::fill_gradient) on a
+    /// chosen instruction set. Every instruction set gives the same bits;
+    /// this exists to test and benchmark that. Fails if the CPU lacks `isa`.
+    pub fn fill_on<F: Float>(
+        &self,
+        isa: Isa,
+        coords: [&[F]; D],
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<(), Error> {
+        if !Isa::available().contains(&isa) {
+            return Err(Error::Parameter {
+                name: "isa".into(),
+                reason: format!("{} is not supported by this CPU", isa.name()),
+            });
+        }
+        let n = out.len();
+        for (a, c) in coords.iter().enumerate() {
+            if c.len() != n {
+                return Err(Error::Length {
+                    what: format!("coordinate slice {a}"),
+                    expected: n,
+                    found: c.len(),
+                });
+            }
+        }
+        if let Some(g) = &gradient {
+            for (a, c) in g.iter().enumerate() {
+                if c.len() != n {
+                    return Err(Error::Length {
+                        what: format!("gradient slice {a}"),
+                        expected: n,
+                        found: c.len(),
+                    });
+                }
+            }
+        }
+        F::dispatch(
+            isa,
+            FillOp {
+                noise: self,
+                coords,
+                out,
+                gradient,
+            },
+        );
+        Ok(())
+    }
+
+    fn period4(&self) -> [u32; 4] {
+        let mut p = [0u32; 4];
+        if let Some(per) = self.period {
+            p[..D].copy_from_slice(&per);
+        }
+        p
+    }
+
+    /// Evaluates on lanes, dispatching on the kind at run time (a predictable
+    /// branch; batch loops hoist it instead).
+    #[inline(always)]
+    pub(crate) fn eval_lanes<S: Simd>(
+        &self,
+        s: S,
+        field: &Field<S>,
+        p: [S::F; D],
+    ) -> (S::F, [S::F; D]) {
+        match (self.kind, self.period.is_some()) {
+            (NoiseKind::Value, false) => ValueK::<false>::eval(s, field, p),
+            (NoiseKind::Value, true) => ValueK::<true>::eval(s, field, p),
+            (NoiseKind::Perlin, false) => PerlinK::<false>::eval(s, field, p),
+            (NoiseKind::Perlin, true) => PerlinK::<true>::eval(s, field, p),
+            (NoiseKind::Simplex, false) => SimplexK::<false>::eval(s, field, p),
+            (NoiseKind::Simplex, true) => SimplexK::<true>::eval(s, field, p),
+            (NoiseKind::SimplexValue, false) => SimplexValueK::<false>::eval(s, field, p),
+            (NoiseKind::SimplexValue, true) => SimplexValueK::<true>::eval(s, field, p),
+        }
+    }
+
+    pub(crate) fn key(&self) -> u32 {
+        self.key
+    }
+}
+
+struct FillOp<'a, F, const D: usize> {
+    noise: &'a Noise<D>,
+    coords: [&'a [F]; D],
+    out: &'a mut [F],
+    gradient: Option<[&'a mut [F]; D]>,
+}
+
+impl<F: Float, const D: usize> Op<F> for FillOp<'_, F, D> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd<E = F>>(self, s: S) {
+        let field = Field::new(s, self.noise.key, self.noise.period4());
+        let FillOp {
+            noise,
+            coords,
+            out,
+            gradient,
+        } = self;
+        macro_rules! go {
+            ($k:ty) => {
+                match gradient {
+                    None => fill_loop::<S, D, $k, false>(s, &field, coords, out, None),
+                    Some(g) => fill_loop::<S, D, $k, true>(s, &field, coords, out, Some(g)),
+                }
+            };
+        }
+        match (noise.kind, noise.period.is_some()) {
+            (NoiseKind::Value, false) => go!(ValueK<false>),
+            (NoiseKind::Value, true) => go!(ValueK<true>),
+            (NoiseKind::Perlin, false) => go!(PerlinK<false>),
+            (NoiseKind::Perlin, true) => go!(PerlinK<true>),
+            (NoiseKind::Simplex, false) => go!(SimplexK<false>),
+            (NoiseKind::Simplex, true) => go!(SimplexK<true>),
+            (NoiseKind::SimplexValue, false) => go!(SimplexValueK<false>),
+            (NoiseKind::SimplexValue, true) => go!(SimplexValueK<true>),
+        }
+    }
+}
+
+/// The batch loop: full vectors, then the tail padded with zeros into one more
+/// vector, so every point goes through the same kernel.
+#[inline(always)]
+fn fill_loop<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool>(
+    s: S,
+    field: &Field<S>,
+    coords: [&[S::E]; D],
+    out: &mut [S::E],
+    mut gradient: Option<[&mut [S::E]; D]>,
+) {
+    let n = out.len();
+    let l = S::LANES;
+    let mut i = 0;
+    while i + l <= n {
+        let p: [S::F; D] = core::array::from_fn(|a| s.load(&coords[a][i..]));
+        let (v, g) = K::eval(s, field, p);
+        s.store(v, &mut out[i..]);
+        if GRAD {
+            if let Some(gr) = gradient.as_mut() {
+                for a in 0..D {
+                    s.store(g[a], &mut gr[a][i..]);
+                }
+            }
+        }
+        i += l;
+    }
+    if i < n {
+        let rest = n - i;
+        let mut buf = [[S::E::ZERO; 16]; D];
+        for a in 0..D {
+            buf[a][..rest].copy_from_slice(&coords[a][i..]);
+        }
+        let p: [S::F; D] = core::array::from_fn(|a| s.load(&buf[a]));
+        let (v, g) = K::eval(s, field, p);
+        let mut tmp = [S::E::ZERO; 16];
+        s.store(v, &mut tmp);
+        out[i..].copy_from_slice(&tmp[..rest]);
+        if GRAD {
+            if let Some(gr) = gradient.as_mut() {
+                for a in 0..D {
+                    s.store(g[a], &mut tmp);
+                    gr[a][i..].copy_from_slice(&tmp[..rest]);
+                }
+            }
+        }
+    }
+}

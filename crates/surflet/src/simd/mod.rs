@@ -1,0 +1,282 @@
+//! The lane type every noise kernel is written over, and its backends.
+//!
+//! A kernel is one generic function `fn k<S: Simd>(s: S, ...)` written with the
+//! operations below. It is instantiated once per backend — scalar, AVX2,
+//! AVX-512 — and the batch entry points pick the widest backend the CPU has,
+//! once per call (see [`Isa`]).
+//!
+//! **Bit-identical across instruction sets.** Every operation here is an exact
+//! IEEE operation (add, sub, mul, div, floor, compare, select) or an exact
+//! integer operation; there is no fused multiply-add, no approximate
+//! reciprocal, no reassociation. So the scalar path (used for single points)
+//! and every SIMD path return the same bits for the same input, which the test
+//! suite checks. `min`/`max` have the x86 semantics (`a < b ? a : b`) on every
+//! backend, including how NaN falls through.
+
+pub(crate) mod scalar;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86;
+
+use crate::float::Float;
+
+/// A vector of lanes of one precision, plus the matching `u32` lanes and masks.
+///
+/// Methods take `self` so that a backend token proves the CPU supports it;
+/// tokens are only created after runtime detection.
+pub trait Simd: Copy + Send + Sync + 'static {
+    /// Element type.
+    type E: Float;
+    /// Float lanes.
+    type F: Copy;
+    /// `u32` lanes (same count as the float lanes).
+    type U: Copy;
+    /// Per-lane boolean for float selects.
+    type M: Copy;
+    /// Number of lanes.
+    const LANES: usize;
+
+    fn splat(self, v: Self::E) -> Self::F;
+    fn load(self, src: &[Self::E]) -> Self::F;
+    fn store(self, v: Self::F, dst: &mut [Self::E]);
+
+    fn add(self, a: Self::F, b: Self::F) -> Self::F;
+    fn sub(self, a: Self::F, b: Self::F) -> Self::F;
+    fn mul(self, a: Self::F, b: Self::F) -> Self::F;
+    fn div(self, a: Self::F, b: Self::F) -> Self::F;
+    /// `a < b ? a : b` (so a NaN in either operand yields `b`).
+    fn min(self, a: Self::F, b: Self::F) -> Self::F;
+    /// `a > b ? a : b` (so a NaN in either operand yields `b`).
+    fn max(self, a: Self::F, b: Self::F) -> Self::F;
+    fn floor(self, a: Self::F) -> Self::F;
+    fn neg(self, a: Self::F) -> Self::F;
+    fn abs(self, a: Self::F) -> Self::F;
+
+    fn lt(self, a: Self::F, b: Self::F) -> Self::M;
+    fn le(self, a: Self::F, b: Self::F) -> Self::M;
+    fn gt(self, a: Self::F, b: Self::F) -> Self::M;
+    fn ge(self, a: Self::F, b: Self::F) -> Self::M;
+    fn m_and(self, a: Self::M, b: Self::M) -> Self::M;
+    fn m_or(self, a: Self::M, b: Self::M) -> Self::M;
+    /// `a && !b`.
+    fn m_andnot(self, a: Self::M, b: Self::M) -> Self::M;
+    /// `m ? t : f` per lane.
+    fn select(self, m: Self::M, t: Self::F, f: Self::F) -> Self::F;
+    /// Negates the lanes where `m` holds (a sign-bit flip, exact).
+    fn flip(self, m: Self::M, v: Self::F) -> Self::F;
+    fn any(self, m: Self::M) -> bool;
+
+    fn u_splat(self, v: u32) -> Self::U;
+    fn u_add(self, a: Self::U, b: Self::U) -> Self::U;
+    fn u_sub(self, a: Self::U, b: Self::U) -> Self::U;
+    /// Wrapping multiply, low 32 bits.
+    fn u_mul(self, a: Self::U, b: Self::U) -> Self::U;
+    fn u_xor(self, a: Self::U, b: Self::U) -> Self::U;
+    fn u_and(self, a: Self::U, b: Self::U) -> Self::U;
+    fn u_or(self, a: Self::U, b: Self::U) -> Self::U;
+    fn u_shr<const N: i32>(self, a: Self::U) -> Self::U;
+    fn u_shl<const N: i32>(self, a: Self::U) -> Self::U;
+    /// All-ones where `a == b`, else zero.
+    fn u_eq(self, a: Self::U, b: Self::U) -> Self::U;
+    /// All-ones where `a > b` as signed integers, else zero.
+    fn u_gt_signed(self, a: Self::U, b: Self::U) -> Self::U;
+    /// Float-select mask from an all-ones/zero integer mask.
+    fn u_to_m(self, a: Self::U) -> Self::M;
+    /// All-ones/zero integer mask from a float-select mask.
+    fn m_to_u(self, m: Self::M) -> Self::U;
+    /// Exact conversion of lanes holding integers in `[-2^24, 2^24]`.
+    fn i_to_f(self, a: Self::U) -> Self::F;
+    /// Truncating conversion of lanes holding integer-valued floats in
+    /// `(-2^31, 2^31)`; two's-complement bits.
+    fn f_to_i(self, a: Self::F) -> Self::U;
+
+    // ----- derived operations, shared by every backend -----
+
+    #[inline(always)]
+    fn zero(self) -> Self::F {
+        self.splat(Self::E::ZERO)
+    }
+    #[inline(always)]
+    fn c(self, v: f64) -> Self::F {
+        self.splat(Self::E::from_f64(v))
+    }
+    /// `m ? v : 0`.
+    #[inline(always)]
+    fn keep(self, m: Self::M, v: Self::F) -> Self::F {
+        self.select(m, v, self.zero())
+    }
+    /// `m ? t : f` on integer lanes, with an all-ones/zero integer mask.
+    #[inline(always)]
+    fn u_blend(self, m: Self::U, t: Self::U, f: Self::U) -> Self::U {
+        self.u_or(self.u_and(m, t), self.u_and(self.u_xor(m, self.u_splat(u32::MAX)), f))
+    }
+    /// Float mask of the lanes where `a & bits != 0`.
+    #[inline(always)]
+    fn u_any_bit(self, a: Self::U, bits: u32) -> Self::M {
+        let zero = self.u_splat(0);
+        let is_zero = self.u_eq(self.u_and(a, self.u_splat(bits)), zero);
+        self.u_to_m(self.u_xor(is_zero, self.u_splat(u32::MAX)))
+    }
+    /// Float mask of the lanes where `a == v`.
+    #[inline(always)]
+    fn u_is(self, a: Self::U, v: u32) -> Self::M {
+        self.u_to_m(self.u_eq(a, self.u_splat(v)))
+    }
+    /// `a * b + c` as two rounded operations, never fused.
+    #[inline(always)]
+    fn mul_add(self, a: Self::F, b: Self::F, c: Self::F) -> Self::F {
+        self.add(self.mul(a, b), c)
+    }
+
+    /// The lattice cell of an integer-valued float (the result of `floor`),
+    /// reduced modulo 2^32.
+    ///
+    /// The reduction is exact float arithmetic, so it never overflows and
+    /// gives the same bits on every backend however large the input (`1e300`
+    /// included); the lattice therefore repeats every 2^32 cells. NaN and ±inf
+    /// lanes map to cell 0 (their noise value is NaN anyway).
+    #[inline(always)]
+    fn cell(self, fl: Self::F) -> Self::U {
+        let limit = self.c(2147483648.0);
+        let in_range = self.lt(self.abs(fl), limit);
+        // Fast path: every lane already fits an i32 (the overwhelmingly
+        // common case); the full reduction below gives the same bits.
+        if !self.any(self.m_andnot(self.splat_true(), in_range)) {
+            return self.f_to_i(fl);
+        }
+        // For |fl| >= 2^31 both `fl` and `q * 2^32` are multiples of ulp(fl)
+        // >= 2^8 (f32) and `r` is below 2^32, so `r` is exact. (For small
+        // negative cells it would not be — 2^32 - 144 has no f32 — which is
+        // why in-range lanes keep the direct conversion.)
+        let two32 = self.c(4294967296.0);
+        let q = self.floor(self.mul(fl, self.c(1.0 / 4294967296.0)));
+        let r = self.sub(fl, self.mul(q, two32)); // in [0, 2^32)
+        let r = self.select(self.ge(r, limit), self.sub(r, two32), r); // [-2^31, 2^31)
+        let finite = self.le(self.abs(r), limit);
+        let reduced = self.f_to_i(self.keep(finite, r));
+        let direct = self.f_to_i(self.keep(in_range, fl));
+        self.u_blend(self.m_to_u(in_range), direct, reduced)
+    }
+
+    /// A mask with every lane set.
+    #[inline(always)]
+    fn splat_true(self) -> Self::M {
+        let z = self.zero();
+        self.le(z, z)
+    }
+}
+
+/// Work that runs on one backend, chosen at run time. Implementors write
+/// `run` once, generically; it is instantiated per backend and inlined into
+/// that backend's `#[target_feature]` entry point.
+pub trait Op<E> {
+    /// What the work returns.
+    type Output;
+    /// Does the work with lane type `S`.
+    fn run<S: Simd<E = E>>(self, s: S) -> Self::Output;
+}
+
+macro_rules! dispatcher {
+    ($name:ident, $e:ty, $avx2:ident, $avx512:ident) => {
+        /// Runs `op` on the backend for `isa`, falling back to scalar code if
+        /// the CPU lacks it.
+        #[inline]
+        pub(crate) fn $name<O: Op<$e>>(isa: Isa, op: O) -> O::Output {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                fn avx2<O: Op<$e>>(s: x86::$avx2, op: O) -> O::Output {
+                    op.run(s)
+                }
+                #[target_feature(enable = "avx2,avx512f,avx512vl")]
+                fn avx512<O: Op<$e>>(s: x86::$avx512, op: O) -> O::Output {
+                    op.run(s)
+                }
+                match isa {
+                    Isa::Avx512 => {
+                        if let Some(t) = x86::$avx512::new() {
+                            // SAFETY: the token proves the CPU has the
+                            // features the entry point enables.
+                            return unsafe { avx512(t, op) };
+                        }
+                    }
+                    Isa::Avx2 => {
+                        if let Some(t) = x86::$avx2::new() {
+                            // SAFETY: as above.
+                            return unsafe { avx2(t, op) };
+                        }
+                    }
+                    Isa::Scalar => {}
+                }
+            }
+            let _ = isa;
+            op.run(scalar::Scalar::<$e>::new())
+        }
+    };
+}
+dispatcher!(dispatch_f32, f32, Avx2F32, Avx512F32);
+dispatcher!(dispatch_f64, f64, Avx2F64, Avx512F64);
+
+/// An instruction set a batch call can run on.
+///
+/// Batch calls pick the widest one the CPU supports, once per call; single
+/// point calls always use [`Isa::Scalar`]. All of them return the same bits
+/// (see the module documentation), so the choice only affects speed.
+///
+/// ```
+/// let isa = surflet::Isa::detect();
+/// assert!(surflet::Isa::available().contains(&isa));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Isa {
+    /// Portable scalar code, one lane.
+    Scalar,
+    /// x86-64 AVX2: 8 `f32` or 4 `f64` lanes.
+    Avx2,
+    /// x86-64 AVX-512 (F and VL): 16 `f32` or 8 `f64` lanes.
+    Avx512,
+}
+
+impl Isa {
+    /// The widest instruction set this CPU supports (cached after the first
+    /// call). Setting the environment variable `SURFLET_ISA` to `scalar`,
+    /// `avx2` or `avx512` caps it, which is how the CLI and benchmarks compare
+    /// backends.
+    pub fn detect() -> Isa {
+        use std::sync::OnceLock;
+        static DETECTED: OnceLock<Isa> = OnceLock::new();
+        *DETECTED.get_or_init(|| {
+            let best = Isa::available().into_iter().last().unwrap_or(Isa::Scalar);
+            match std::env::var("SURFLET_ISA").ok().as_deref() {
+                Some("scalar") => Isa::Scalar,
+                Some("avx2") if best != Isa::Scalar => Isa::Avx2,
+                _ => best,
+            }
+        })
+    }
+
+    /// Every instruction set this CPU supports, narrowest first.
+    pub fn available() -> Vec<Isa> {
+        #[allow(unused_mut)]
+        let mut v = vec![Isa::Scalar];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if x86::Avx2F32::new().is_some() {
+                v.push(Isa::Avx2);
+            }
+            if x86::Avx512F32::new().is_some() {
+                v.push(Isa::Avx512);
+            }
+        }
+        v
+    }
+
+    /// Lower-case name: `scalar`, `avx2`, `avx512`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Scalar => "scalar",
+            Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! The one-lane backend: plain `f32`/`f64` and `u32`. It is the reference the
+//! SIMD backends must match bit for bit, and what single-point calls use.
+
+use super::Simd;
+use crate::float::Float;
+use core::marker::PhantomData;
+
+/// One lane of `E`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Scalar<E>(PhantomData<E>);
+
+impl<E: Float> Scalar<E> {
+    pub(crate) const fn new() -> Self {
+        Scalar(PhantomData)
+    }
+}
+
+impl<E: Float> Simd for Scalar<E> {
+    type E = E;
+    type F = E;
+    type U = u32;
+    type M = bool;
+    const LANES: usize = 1;
+
+    #[inline(always)]
+    fn splat(self, v: E) -> E {
+        v
+    }
+    #[inline(always)]
+    fn load(self, src: &[E]) -> E {
+        src[0]
+    }
+    #[inline(always)]
+    fn store(self, v: E, dst: &mut [E]) {
+        dst[0] = v;
+    }
+    #[inline(always)]
+    fn add(self, a: E, b: E) -> E {
+        a + b
+    }
+    #[inline(always)]
+    fn sub(self, a: E, b: E) -> E {
+        a - b
+    }
+    #[inline(always)]
+    fn mul(self, a: E, b: E) -> E {
+        a * b
+    }
+    #[inline(always)]
+    fn div(self, a: E, b: E) -> E {
+        a / b
+    }
+    #[inline(always)]
+    fn min(self, a: E, b: E) -> E {
+        if a < b { a } else { b }
+    }
+    #[inline(always)]
+    fn max(self, a: E, b: E) -> E {
+        if a > b { a } else { b }
+    }
+    #[inline(always)]
+    fn floor(self, a: E) -> E {
+        a.floor()
+    }
+    #[inline(always)]
+    fn neg(self, a: E) -> E {
+        -a
+    }
+    #[inline(always)]
+    fn abs(self, a: E) -> E {
+        a.abs()
+    }
+    #[inline(always)]
+    fn lt(self, a: E, b: E) -> bool {
+        a < b
+    }
+    #[inline(always)]
+    fn le(self, a: E, b: E) -> bool {
+        a <= b
+    }
+    #[inline(always)]
+    fn gt(self, a: E, b: E) -> bool {
+        a > b
+    }
+    #[inline(always)]
+    fn ge(self, a: E, b: E) -> bool {
+        a >= b
+    }
+    #[inline(always)]
+    fn m_and(self, a: bool, b: bool) -> bool {
+        a & b
+    }
+    #[inline(always)]
+    fn m_or(self, a: bool, b: bool) -> bool {
+        a | b
+    }
+    #[inline(always)]
+    fn m_andnot(self, a: bool, b: bool) -> bool {
+        a & !b
+    }
+    #[inline(always)]
+    fn select(self, m: bool, t: E, f: E) -> E {
+        if m { t } else { f }
+    }
+    #[inline(always)]
+    fn flip(self, m: bool, v: E) -> E {
+        if m { -v } else { v }
+    }
+    #[inline(always)]
+    fn any(self, m: bool) -> bool {
+        m
+    }
+    #[inline(always)]
+    fn u_splat(self, v: u32) -> u32 {
+        v
+    }
+    #[inline(always)]
+    fn u_add(self, a: u32, b: u32) -> u32 {
+        a.wrapping_add(b)
+    }
+    #[inline(always)]
+    fn u_sub(self, a: u32, b: u32) -> u32 {
+        a.wrapping_sub(b)
+    }
+    #[inline(always)]
+    fn u_mul(self, a: u32, b: u32) -> u32 {
+        a.wrapping_mul(b)
+    }
+    #[inline(always)]
+    fn u_xor(self, a: u32, b: u32) -> u32 {
+        a ^ b
+    }
+    #[inline(always)]
+    fn u_and(self, a: u32, b: u32) -> u32 {
+        a & b
+    }
+    #[inline(always)]
+    fn u_or(self, a: u32, b: u32) -> u32 {
+        a | b
+    }
+    #[inline(always)]
+    fn u_shr<const N: i32>(self, a: u32) -> u32 {
+        a >> N
+    }
+    #[inline(always)]
+    fn u_shl<const N: i32>(self, a: u32) -> u32 {
+        a << N
+    }
+    #[inline(always)]
+    fn u_eq(self, a: u32, b: u32) -> u32 {
+        if a == b { u32::MAX } else { 0 }
+    }
+    #[inline(always)]
+    fn u_gt_signed(self, a: u32, b: u32) -> u32 {
+        if (a as i32) > (b as i32) { u32::MAX } else { 0 }
+    }
+    #[inline(always)]
+    fn u_to_m(self, a: u32) -> bool {
+        a != 0
+    }
+    #[inline(always)]
+    fn m_to_u(self, m: bool) -> u32 {
+        if m { u32::MAX } else { 0 }
+    }
+    #[inline(always)]
+    fn i_to_f(self, a: u32) -> E {
+        E::from_i32(a as i32)
+    }
+    #[inline(always)]
+    fn f_to_i(self, a: E) -> u32 {
+        a.trunc_i32() as u32
+    }
+}

@@ -1,0 +1,746 @@
+//! x86-64 backends: AVX2 and AVX-512.
+//!
+//! Every token type here has a private field, so the only way to obtain one is
+//! its `new()`, which checks the CPU at run time. That is the invariant all the
+//! `unsafe` blocks below rely on: holding a token proves the intrinsics it
+//! calls are supported. Methods are `#[inline(always)]` so that they inline
+//! into the `#[target_feature]` entry points of `crate::batch`, where the
+//! intrinsics compile to single instructions.
+
+use super::Simd;
+use core::arch::x86_64::*;
+
+macro_rules! arch {
+    ($e:expr) => {
+        // SAFETY: a token of this module exists only if `new()` detected the
+        // target features these intrinsics need (see the module docs); all
+        // loads and stores go through slices whose length was checked.
+        unsafe { $e }
+    };
+}
+
+/// AVX2, 8 `f32` lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2F32(());
+/// AVX2, 4 `f64` lanes (with 4 `u32` hash lanes in an SSE register).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2F64(());
+/// AVX-512 F+VL, 16 `f32` lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512F32(());
+/// AVX-512 F+VL, 8 `f64` lanes (with 8 `u32` hash lanes in an AVX register).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512F64(());
+
+fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+fn has_avx512() -> bool {
+    has_avx2()
+        && std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+}
+
+impl Avx2F32 {
+    pub(crate) fn new() -> Option<Self> {
+        has_avx2().then_some(Avx2F32(()))
+    }
+}
+impl Avx2F64 {
+    pub(crate) fn new() -> Option<Self> {
+        has_avx2().then_some(Avx2F64(()))
+    }
+}
+impl Avx512F32 {
+    pub(crate) fn new() -> Option<Self> {
+        has_avx512().then_some(Avx512F32(()))
+    }
+}
+impl Avx512F64 {
+    pub(crate) fn new() -> Option<Self> {
+        has_avx512().then_some(Avx512F64(()))
+    }
+}
+
+const FLOOR: i32 = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
+
+impl Simd for Avx2F32 {
+    type E = f32;
+    type F = __m256;
+    type U = __m256i;
+    type M = __m256;
+    const LANES: usize = 8;
+
+    #[inline(always)]
+    fn splat(self, v: f32) -> __m256 {
+        arch!(_mm256_set1_ps(v))
+    }
+    #[inline(always)]
+    fn load(self, src: &[f32]) -> __m256 {
+        let src = &src[..8];
+        arch!(_mm256_loadu_ps(src.as_ptr()))
+    }
+    #[inline(always)]
+    fn store(self, v: __m256, dst: &mut [f32]) {
+        let dst = &mut dst[..8];
+        arch!(_mm256_storeu_ps(dst.as_mut_ptr(), v))
+    }
+    #[inline(always)]
+    fn add(self, a: __m256, b: __m256) -> __m256 {
+        arch!(_mm256_add_ps(a, b))
+    }
+    #[inline(always)]
+    fn sub(self, a: __m256, b: __m256) -> __m256 {
+        arch!(_mm256_sub_ps(a, b))
+    }
+    #[inline(always)]
+    fn mul(self, a: __m256, b: __m256) -> __m256 {
+        arch!(_mm256_mul_ps(a, b))
+    }
+    #[inline(always)]
+    fn div(self, a: __m256, b: __m256) -> __m256 {
+        arch!(_mm256_div_ps(a, b))
+    }
+    #[inline(always)]
+    fn min(self, a: __m256, b: __m256) -> __m256 {
+        arch!(_mm256_min_ps(a, b))
+    }
+    #[inline(always)]
+    fn max(self, a: __m256, b: __m256) -> __m256 {
+        arch!(_mm256_max_ps(a, b))
+    }
+    #[inline(always)]
+    fn floor(self, a: __m256) -> __m256 {
+        arch!(_mm256_round_ps::<FLOOR>(a))
+    }
+    #[inline(always)]
+    fn neg(self, a: __m256) -> __m256 {
+        arch!(_mm256_xor_ps(a, _mm256_set1_ps(-0.0)))
+    }
+    #[inline(always)]
+    fn abs(self, a: __m256) -> __m256 {
+        arch!(_mm256_andnot_ps(_mm256_set1_ps(-0.0), a))
+    }
+    #[inline(always)]
+    fn lt(self, a: __m256, b: __m256) -> __m256 {
+        arch!(_mm256_cmp_ps::<_CMP_LT_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn le(self, a: __m256, b: __m256) -> __m256 {
+        arch!(_mm256_cmp_ps::<_CMP_LE_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn gt(self, a: __m256, b: __m256) -> __m256 {
+        arch!(_mm256_cmp_ps::<_CMP_GT_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn ge(self, a: __m256, b: __m256) -> __m256 {
+        arch!(_mm256_cmp_ps::<_CMP_GE_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn m_and(self, a: __m256, b: __m256) -> __m256 {
+        arch!(_mm256_and_ps(a, b))
+    }
+    #[inline(always)]
+    fn m_or(self, a: __m256, b: __m256) -> __m256 {
+        arch!(_mm256_or_ps(a, b))
+    }
+    #[inline(always)]
+    fn m_andnot(self, a: __m256, b: __m256) -> __m256 {
+        arch!(_mm256_andnot_ps(b, a))
+    }
+    #[inline(always)]
+    fn select(self, m: __m256, t: __m256, f: __m256) -> __m256 {
+        arch!(_mm256_blendv_ps(f, t, m))
+    }
+    #[inline(always)]
+    fn flip(self, m: __m256, v: __m256) -> __m256 {
+        arch!(_mm256_xor_ps(v, _mm256_and_ps(m, _mm256_set1_ps(-0.0))))
+    }
+    #[inline(always)]
+    fn any(self, m: __m256) -> bool {
+        arch!(_mm256_movemask_ps(m)) != 0
+    }
+    #[inline(always)]
+    fn u_splat(self, v: u32) -> __m256i {
+        arch!(_mm256_set1_epi32(v as i32))
+    }
+    #[inline(always)]
+    fn u_add(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_add_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_sub(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_sub_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_mul(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_mullo_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_xor(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_xor_si256(a, b))
+    }
+    #[inline(always)]
+    fn u_and(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_and_si256(a, b))
+    }
+    #[inline(always)]
+    fn u_or(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_or_si256(a, b))
+    }
+    #[inline(always)]
+    fn u_shr<const N: i32>(self, a: __m256i) -> __m256i {
+        arch!(_mm256_srli_epi32::<N>(a))
+    }
+    #[inline(always)]
+    fn u_shl<const N: i32>(self, a: __m256i) -> __m256i {
+        arch!(_mm256_slli_epi32::<N>(a))
+    }
+    #[inline(always)]
+    fn u_eq(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_cmpeq_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_gt_signed(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_cmpgt_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_to_m(self, a: __m256i) -> __m256 {
+        arch!(_mm256_castsi256_ps(a))
+    }
+    #[inline(always)]
+    fn m_to_u(self, m: __m256) -> __m256i {
+        arch!(_mm256_castps_si256(m))
+    }
+    #[inline(always)]
+    fn i_to_f(self, a: __m256i) -> __m256 {
+        arch!(_mm256_cvtepi32_ps(a))
+    }
+    #[inline(always)]
+    fn f_to_i(self, a: __m256) -> __m256i {
+        arch!(_mm256_cvttps_epi32(a))
+    }
+}
+
+impl Simd for Avx2F64 {
+    type E = f64;
+    type F = __m256d;
+    type U = __m128i;
+    type M = __m256d;
+    const LANES: usize = 4;
+
+    #[inline(always)]
+    fn splat(self, v: f64) -> __m256d {
+        arch!(_mm256_set1_pd(v))
+    }
+    #[inline(always)]
+    fn load(self, src: &[f64]) -> __m256d {
+        let src = &src[..4];
+        arch!(_mm256_loadu_pd(src.as_ptr()))
+    }
+    #[inline(always)]
+    fn store(self, v: __m256d, dst: &mut [f64]) {
+        let dst = &mut dst[..4];
+        arch!(_mm256_storeu_pd(dst.as_mut_ptr(), v))
+    }
+    #[inline(always)]
+    fn add(self, a: __m256d, b: __m256d) -> __m256d {
+        arch!(_mm256_add_pd(a, b))
+    }
+    #[inline(always)]
+    fn sub(self, a: __m256d, b: __m256d) -> __m256d {
+        arch!(_mm256_sub_pd(a, b))
+    }
+    #[inline(always)]
+    fn mul(self, a: __m256d, b: __m256d) -> __m256d {
+        arch!(_mm256_mul_pd(a, b))
+    }
+    #[inline(always)]
+    fn div(self, a: __m256d, b: __m256d) -> __m256d {
+        arch!(_mm256_div_pd(a, b))
+    }
+    #[inline(always)]
+    fn min(self, a: __m256d, b: __m256d) -> __m256d {
+        arch!(_mm256_min_pd(a, b))
+    }
+    #[inline(always)]
+    fn max(self, a: __m256d, b: __m256d) -> __m256d {
+        arch!(_mm256_max_pd(a, b))
+    }
+    #[inline(always)]
+    fn floor(self, a: __m256d) -> __m256d {
+        arch!(_mm256_round_pd::<FLOOR>(a))
+    }
+    #[inline(always)]
+    fn neg(self, a: __m256d) -> __m256d {
+        arch!(_mm256_xor_pd(a, _mm256_set1_pd(-0.0)))
+    }
+    #[inline(always)]
+    fn abs(self, a: __m256d) -> __m256d {
+        arch!(_mm256_andnot_pd(_mm256_set1_pd(-0.0), a))
+    }
+    #[inline(always)]
+    fn lt(self, a: __m256d, b: __m256d) -> __m256d {
+        arch!(_mm256_cmp_pd::<_CMP_LT_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn le(self, a: __m256d, b: __m256d) -> __m256d {
+        arch!(_mm256_cmp_pd::<_CMP_LE_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn gt(self, a: __m256d, b: __m256d) -> __m256d {
+        arch!(_mm256_cmp_pd::<_CMP_GT_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn ge(self, a: __m256d, b: __m256d) -> __m256d {
+        arch!(_mm256_cmp_pd::<_CMP_GE_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn m_and(self, a: __m256d, b: __m256d) -> __m256d {
+        arch!(_mm256_and_pd(a, b))
+    }
+    #[inline(always)]
+    fn m_or(self, a: __m256d, b: __m256d) -> __m256d {
+        arch!(_mm256_or_pd(a, b))
+    }
+    #[inline(always)]
+    fn m_andnot(self, a: __m256d, b: __m256d) -> __m256d {
+        arch!(_mm256_andnot_pd(b, a))
+    }
+    #[inline(always)]
+    fn select(self, m: __m256d, t: __m256d, f: __m256d) -> __m256d {
+        arch!(_mm256_blendv_pd(f, t, m))
+    }
+    #[inline(always)]
+    fn flip(self, m: __m256d, v: __m256d) -> __m256d {
+        arch!(_mm256_xor_pd(v, _mm256_and_pd(m, _mm256_set1_pd(-0.0))))
+    }
+    #[inline(always)]
+    fn any(self, m: __m256d) -> bool {
+        arch!(_mm256_movemask_pd(m)) != 0
+    }
+    #[inline(always)]
+    fn u_splat(self, v: u32) -> __m128i {
+        arch!(_mm_set1_epi32(v as i32))
+    }
+    #[inline(always)]
+    fn u_add(self, a: __m128i, b: __m128i) -> __m128i {
+        arch!(_mm_add_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_sub(self, a: __m128i, b: __m128i) -> __m128i {
+        arch!(_mm_sub_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_mul(self, a: __m128i, b: __m128i) -> __m128i {
+        arch!(_mm_mullo_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_xor(self, a: __m128i, b: __m128i) -> __m128i {
+        arch!(_mm_xor_si128(a, b))
+    }
+    #[inline(always)]
+    fn u_and(self, a: __m128i, b: __m128i) -> __m128i {
+        arch!(_mm_and_si128(a, b))
+    }
+    #[inline(always)]
+    fn u_or(self, a: __m128i, b: __m128i) -> __m128i {
+        arch!(_mm_or_si128(a, b))
+    }
+    #[inline(always)]
+    fn u_shr<const N: i32>(self, a: __m128i) -> __m128i {
+        arch!(_mm_srli_epi32::<N>(a))
+    }
+    #[inline(always)]
+    fn u_shl<const N: i32>(self, a: __m128i) -> __m128i {
+        arch!(_mm_slli_epi32::<N>(a))
+    }
+    #[inline(always)]
+    fn u_eq(self, a: __m128i, b: __m128i) -> __m128i {
+        arch!(_mm_cmpeq_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_gt_signed(self, a: __m128i, b: __m128i) -> __m128i {
+        arch!(_mm_cmpgt_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_to_m(self, a: __m128i) -> __m256d {
+        // Sign-extending each 32-bit all-ones/zero lane gives the 64-bit mask.
+        arch!(_mm256_castsi256_pd(_mm256_cvtepi32_epi64(a)))
+    }
+    #[inline(always)]
+    fn m_to_u(self, m: __m256d) -> __m128i {
+        arch!({
+            let v = _mm256_castpd_si256(m);
+            let low_halves = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+            _mm256_castsi256_si128(low_halves)
+        })
+    }
+    #[inline(always)]
+    fn i_to_f(self, a: __m128i) -> __m256d {
+        arch!(_mm256_cvtepi32_pd(a))
+    }
+    #[inline(always)]
+    fn f_to_i(self, a: __m256d) -> __m128i {
+        arch!(_mm256_cvttpd_epi32(a))
+    }
+}
+
+impl Simd for Avx512F32 {
+    type E = f32;
+    type F = __m512;
+    type U = __m512i;
+    type M = __mmask16;
+    const LANES: usize = 16;
+
+    #[inline(always)]
+    fn splat(self, v: f32) -> __m512 {
+        arch!(_mm512_set1_ps(v))
+    }
+    #[inline(always)]
+    fn load(self, src: &[f32]) -> __m512 {
+        let src = &src[..16];
+        arch!(_mm512_loadu_ps(src.as_ptr()))
+    }
+    #[inline(always)]
+    fn store(self, v: __m512, dst: &mut [f32]) {
+        let dst = &mut dst[..16];
+        arch!(_mm512_storeu_ps(dst.as_mut_ptr(), v))
+    }
+    #[inline(always)]
+    fn add(self, a: __m512, b: __m512) -> __m512 {
+        arch!(_mm512_add_ps(a, b))
+    }
+    #[inline(always)]
+    fn sub(self, a: __m512, b: __m512) -> __m512 {
+        arch!(_mm512_sub_ps(a, b))
+    }
+    #[inline(always)]
+    fn mul(self, a: __m512, b: __m512) -> __m512 {
+        arch!(_mm512_mul_ps(a, b))
+    }
+    #[inline(always)]
+    fn div(self, a: __m512, b: __m512) -> __m512 {
+        arch!(_mm512_div_ps(a, b))
+    }
+    #[inline(always)]
+    fn min(self, a: __m512, b: __m512) -> __m512 {
+        arch!(_mm512_min_ps(a, b))
+    }
+    #[inline(always)]
+    fn max(self, a: __m512, b: __m512) -> __m512 {
+        arch!(_mm512_max_ps(a, b))
+    }
+    #[inline(always)]
+    fn floor(self, a: __m512) -> __m512 {
+        arch!(_mm512_roundscale_ps::<FLOOR>(a))
+    }
+    #[inline(always)]
+    fn neg(self, a: __m512) -> __m512 {
+        arch!(_mm512_castsi512_ps(_mm512_xor_si512(
+            _mm512_castps_si512(a),
+            _mm512_set1_epi32(i32::MIN)
+        )))
+    }
+    #[inline(always)]
+    fn abs(self, a: __m512) -> __m512 {
+        arch!(_mm512_abs_ps(a))
+    }
+    #[inline(always)]
+    fn lt(self, a: __m512, b: __m512) -> __mmask16 {
+        arch!(_mm512_cmp_ps_mask::<_CMP_LT_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn le(self, a: __m512, b: __m512) -> __mmask16 {
+        arch!(_mm512_cmp_ps_mask::<_CMP_LE_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn gt(self, a: __m512, b: __m512) -> __mmask16 {
+        arch!(_mm512_cmp_ps_mask::<_CMP_GT_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn ge(self, a: __m512, b: __m512) -> __mmask16 {
+        arch!(_mm512_cmp_ps_mask::<_CMP_GE_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn m_and(self, a: __mmask16, b: __mmask16) -> __mmask16 {
+        a & b
+    }
+    #[inline(always)]
+    fn m_or(self, a: __mmask16, b: __mmask16) -> __mmask16 {
+        a | b
+    }
+    #[inline(always)]
+    fn m_andnot(self, a: __mmask16, b: __mmask16) -> __mmask16 {
+        a & !b
+    }
+    #[inline(always)]
+    fn select(self, m: __mmask16, t: __m512, f: __m512) -> __m512 {
+        arch!(_mm512_mask_blend_ps(m, f, t))
+    }
+    #[inline(always)]
+    fn flip(self, m: __mmask16, v: __m512) -> __m512 {
+        arch!(_mm512_castsi512_ps(_mm512_mask_xor_epi32(
+            _mm512_castps_si512(v),
+            m,
+            _mm512_castps_si512(v),
+            _mm512_set1_epi32(i32::MIN)
+        )))
+    }
+    #[inline(always)]
+    fn any(self, m: __mmask16) -> bool {
+        m != 0
+    }
+    #[inline(always)]
+    fn u_splat(self, v: u32) -> __m512i {
+        arch!(_mm512_set1_epi32(v as i32))
+    }
+    #[inline(always)]
+    fn u_add(self, a: __m512i, b: __m512i) -> __m512i {
+        arch!(_mm512_add_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_sub(self, a: __m512i, b: __m512i) -> __m512i {
+        arch!(_mm512_sub_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_mul(self, a: __m512i, b: __m512i) -> __m512i {
+        arch!(_mm512_mullo_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_xor(self, a: __m512i, b: __m512i) -> __m512i {
+        arch!(_mm512_xor_si512(a, b))
+    }
+    #[inline(always)]
+    fn u_and(self, a: __m512i, b: __m512i) -> __m512i {
+        arch!(_mm512_and_si512(a, b))
+    }
+    #[inline(always)]
+    fn u_or(self, a: __m512i, b: __m512i) -> __m512i {
+        arch!(_mm512_or_si512(a, b))
+    }
+    #[inline(always)]
+    fn u_shr<const N: i32>(self, a: __m512i) -> __m512i {
+        arch!(_mm512_srl_epi32(a, _mm_cvtsi32_si128(N)))
+    }
+    #[inline(always)]
+    fn u_shl<const N: i32>(self, a: __m512i) -> __m512i {
+        arch!(_mm512_sll_epi32(a, _mm_cvtsi32_si128(N)))
+    }
+    #[inline(always)]
+    fn u_eq(self, a: __m512i, b: __m512i) -> __m512i {
+        arch!(_mm512_movm_epi32_f(_mm512_cmpeq_epi32_mask(a, b)))
+    }
+    #[inline(always)]
+    fn u_gt_signed(self, a: __m512i, b: __m512i) -> __m512i {
+        arch!(_mm512_movm_epi32_f(_mm512_cmpgt_epi32_mask(a, b)))
+    }
+    #[inline(always)]
+    fn u_to_m(self, a: __m512i) -> __mmask16 {
+        arch!(_mm512_test_epi32_mask(a, a))
+    }
+    #[inline(always)]
+    fn m_to_u(self, m: __mmask16) -> __m512i {
+        arch!(_mm512_movm_epi32_f(m))
+    }
+    #[inline(always)]
+    fn i_to_f(self, a: __m512i) -> __m512 {
+        arch!(_mm512_cvtepi32_ps(a))
+    }
+    #[inline(always)]
+    fn f_to_i(self, a: __m512) -> __m512i {
+        arch!(_mm512_cvttps_epi32(a))
+    }
+    // Masks are native here, so compare-to-mask beats the generic path.
+    #[inline(always)]
+    fn u_is(self, a: __m512i, v: u32) -> __mmask16 {
+        arch!(_mm512_cmpeq_epi32_mask(a, _mm512_set1_epi32(v as i32)))
+    }
+    #[inline(always)]
+    fn u_any_bit(self, a: __m512i, bits: u32) -> __mmask16 {
+        arch!(_mm512_test_epi32_mask(a, _mm512_set1_epi32(bits as i32)))
+    }
+}
+
+/// All-ones lanes where `k` is set (AVX-512F only; `vpmovm2d` needs DQ).
+#[inline(always)]
+unsafe fn _mm512_movm_epi32_f(k: __mmask16) -> __m512i {
+    // SAFETY: the caller holds an AVX-512 token.
+    unsafe { _mm512_maskz_mov_epi32(k, _mm512_set1_epi32(-1)) }
+}
+
+impl Simd for Avx512F64 {
+    type E = f64;
+    type F = __m512d;
+    type U = __m256i;
+    type M = __mmask8;
+    const LANES: usize = 8;
+
+    #[inline(always)]
+    fn splat(self, v: f64) -> __m512d {
+        arch!(_mm512_set1_pd(v))
+    }
+    #[inline(always)]
+    fn load(self, src: &[f64]) -> __m512d {
+        let src = &src[..8];
+        arch!(_mm512_loadu_pd(src.as_ptr()))
+    }
+    #[inline(always)]
+    fn store(self, v: __m512d, dst: &mut [f64]) {
+        let dst = &mut dst[..8];
+        arch!(_mm512_storeu_pd(dst.as_mut_ptr(), v))
+    }
+    #[inline(always)]
+    fn add(self, a: __m512d, b: __m512d) -> __m512d {
+        arch!(_mm512_add_pd(a, b))
+    }
+    #[inline(always)]
+    fn sub(self, a: __m512d, b: __m512d) -> __m512d {
+        arch!(_mm512_sub_pd(a, b))
+    }
+    #[inline(always)]
+    fn mul(self, a: __m512d, b: __m512d) -> __m512d {
+        arch!(_mm512_mul_pd(a, b))
+    }
+    #[inline(always)]
+    fn div(self, a: __m512d, b: __m512d) -> __m512d {
+        arch!(_mm512_div_pd(a, b))
+    }
+    #[inline(always)]
+    fn min(self, a: __m512d, b: __m512d) -> __m512d {
+        arch!(_mm512_min_pd(a, b))
+    }
+    #[inline(always)]
+    fn max(self, a: __m512d, b: __m512d) -> __m512d {
+        arch!(_mm512_max_pd(a, b))
+    }
+    #[inline(always)]
+    fn floor(self, a: __m512d) -> __m512d {
+        arch!(_mm512_roundscale_pd::<FLOOR>(a))
+    }
+    #[inline(always)]
+    fn neg(self, a: __m512d) -> __m512d {
+        arch!(_mm512_castsi512_pd(_mm512_xor_si512(
+            _mm512_castpd_si512(a),
+            _mm512_set1_epi64(i64::MIN)
+        )))
+    }
+    #[inline(always)]
+    fn abs(self, a: __m512d) -> __m512d {
+        arch!(_mm512_abs_pd(a))
+    }
+    #[inline(always)]
+    fn lt(self, a: __m512d, b: __m512d) -> __mmask8 {
+        arch!(_mm512_cmp_pd_mask::<_CMP_LT_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn le(self, a: __m512d, b: __m512d) -> __mmask8 {
+        arch!(_mm512_cmp_pd_mask::<_CMP_LE_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn gt(self, a: __m512d, b: __m512d) -> __mmask8 {
+        arch!(_mm512_cmp_pd_mask::<_CMP_GT_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn ge(self, a: __m512d, b: __m512d) -> __mmask8 {
+        arch!(_mm512_cmp_pd_mask::<_CMP_GE_OQ>(a, b))
+    }
+    #[inline(always)]
+    fn m_and(self, a: __mmask8, b: __mmask8) -> __mmask8 {
+        a & b
+    }
+    #[inline(always)]
+    fn m_or(self, a: __mmask8, b: __mmask8) -> __mmask8 {
+        a | b
+    }
+    #[inline(always)]
+    fn m_andnot(self, a: __mmask8, b: __mmask8) -> __mmask8 {
+        a & !b
+    }
+    #[inline(always)]
+    fn select(self, m: __mmask8, t: __m512d, f: __m512d) -> __m512d {
+        arch!(_mm512_mask_blend_pd(m, f, t))
+    }
+    #[inline(always)]
+    fn flip(self, m: __mmask8, v: __m512d) -> __m512d {
+        arch!(_mm512_castsi512_pd(_mm512_mask_xor_epi64(
+            _mm512_castpd_si512(v),
+            m,
+            _mm512_castpd_si512(v),
+            _mm512_set1_epi64(i64::MIN)
+        )))
+    }
+    #[inline(always)]
+    fn any(self, m: __mmask8) -> bool {
+        m != 0
+    }
+    #[inline(always)]
+    fn u_splat(self, v: u32) -> __m256i {
+        arch!(_mm256_set1_epi32(v as i32))
+    }
+    #[inline(always)]
+    fn u_add(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_add_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_sub(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_sub_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_mul(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_mullo_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_xor(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_xor_si256(a, b))
+    }
+    #[inline(always)]
+    fn u_and(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_and_si256(a, b))
+    }
+    #[inline(always)]
+    fn u_or(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_or_si256(a, b))
+    }
+    #[inline(always)]
+    fn u_shr<const N: i32>(self, a: __m256i) -> __m256i {
+        arch!(_mm256_srli_epi32::<N>(a))
+    }
+    #[inline(always)]
+    fn u_shl<const N: i32>(self, a: __m256i) -> __m256i {
+        arch!(_mm256_slli_epi32::<N>(a))
+    }
+    #[inline(always)]
+    fn u_eq(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_cmpeq_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_gt_signed(self, a: __m256i, b: __m256i) -> __m256i {
+        arch!(_mm256_cmpgt_epi32(a, b))
+    }
+    #[inline(always)]
+    fn u_to_m(self, a: __m256i) -> __mmask8 {
+        arch!(_mm256_test_epi32_mask(a, a))
+    }
+    #[inline(always)]
+    fn m_to_u(self, m: __mmask8) -> __m256i {
+        arch!(_mm256_maskz_mov_epi32(m, _mm256_set1_epi32(-1)))
+    }
+    #[inline(always)]
+    fn i_to_f(self, a: __m256i) -> __m512d {
+        arch!(_mm512_cvtepi32_pd(a))
+    }
+    #[inline(always)]
+    fn f_to_i(self, a: __m512d) -> __m256i {
+        arch!(_mm512_cvttpd_epi32(a))
+    }
+    #[inline(always)]
+    fn u_is(self, a: __m256i, v: u32) -> __mmask8 {
+        arch!(_mm256_cmpeq_epi32_mask(a, _mm256_set1_epi32(v as i32)))
+    }
+    #[inline(always)]
+    fn u_any_bit(self, a: __m256i, bits: u32) -> __mmask8 {
+        arch!(_mm256_test_epi32_mask(a, _mm256_set1_epi32(bits as i32)))
+    }
+}
