@@ -7,11 +7,6 @@
 //! bit-identical, because the ports evaluate the same IEEE operations in the
 //! same order as the Java.
 
-// The shared helper rejects NaN errors with `!(err <= tol)` on purpose.
-#[allow(
-    clippy::neg_cmp_op_on_partial_ord,
-    reason = "NaN must fail the tolerance check"
-)]
 mod common;
 
 use common::{Golden, Report};

@@ -88,7 +88,8 @@ impl Report {
             }
             None => self.worst.push((class.to_string(), err, row)),
         }
-        if !(err <= tol) {
+        // Written so that a NaN error fails too.
+        if err.is_nan() || err > tol {
             self.failures.push(format!(
                 "row {row} [{class}]: got {got:?}, want {want:?}, |err| {err:e} > tol {tol:e}"
             ));
