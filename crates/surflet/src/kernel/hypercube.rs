@@ -6,11 +6,11 @@
 //! blend exactly: blending `lo` and `hi` with weight `u(t)` contributes
 //! `lerp(u, ∇lo, ∇hi)` plus `u'(t) (hi − lo)` along the blended axis.
 
-use super::{Field, PRIMES, fade, finish, lattice_value, poison, wrap};
+use super::{Field, MARGIN, PRIMES, fade, finish, lattice_value, poison, split, split_periodic};
 use crate::simd::Simd;
 
 /// 1 / sup |Perlin| for each dimension's gradient set (index D − 1), so that
-/// the normalised noise spans exactly [-1, 1]. Derived in `docs/RANGES.md`:
+/// the normalised noise spans [-1, 1] (times [`MARGIN`]). Derived in `docs/RANGES.md`:
 /// 1D 1/(1/2); 2D 1/(1/√2) (centre of a cell, diagonals pointing in); 3D and
 /// 4D are the maxima over all gradient assignments of Perlin's 12 edge and the
 /// 32 edge sets, 1.03635381121180251927 and 1.53658233404681918756.
@@ -37,19 +37,12 @@ pub(crate) fn hypercube<S: Simd, const D: usize, const PERLIN: bool, const PERIO
     let mut lo = [s.u_splat(0); D];
     let mut hi = [s.u_splat(0); D];
     for a in 0..D {
-        let x = if PERIODIC {
-            wrap(
-                s,
-                p[a],
-                field.period_f[a],
-                field.period_inv[a],
-                field.period_below[a],
-            )
+        let (fl, fr) = if PERIODIC {
+            split_periodic(s, p[a], field.period_f[a], field.period_inv[a])
         } else {
-            p[a]
+            split(s, p[a])
         };
-        let fl = s.floor(x);
-        frac[a] = s.sub(x, fl);
+        frac[a] = fr;
         let c = s.cell(fl);
         let prime = s.u_splat(PRIMES[a]);
         lo[a] = s.u_mul(c, prime);
@@ -130,7 +123,7 @@ pub(crate) fn hypercube<S: Simd, const D: usize, const PERLIN: bool, const PERIO
     }
 
     let nan = poison(s, &p);
-    let scale = PERLIN.then(|| s.c(PERLIN_SCALE[D - 1]));
+    let scale = PERLIN.then(|| s.c(PERLIN_SCALE[D - 1] * MARGIN));
     let finish_one = |v: S::F| {
         let v = match scale {
             Some(k) => s.mul(v, k),

@@ -24,7 +24,9 @@
 //! * 4D: the classic skewed lattice (skew `(√5 − 1)/4`), Gustavson's rank
 //!   ordering.
 
-use super::{Field, PRIMES, dot, finish, lattice_value, poison, wrap};
+use super::{
+    Field, MARGIN, PRIMES, dot, finish, lattice_value, mul_split, poison, split, split_periodic,
+};
 use crate::simd::Simd;
 
 /// Simplex noise scale per dimension: the reciprocal of the exact maximum of
@@ -97,11 +99,12 @@ fn finish_sum<S: Simd, const D: usize, const VALUE: bool>(
     p: &[S::F; D],
     chain: [f64; D],
 ) -> Acc<S, D> {
-    let k = if VALUE {
-        SIMPLEX_VALUE_SCALE[D - 1]
-    } else {
-        SIMPLEX_SCALE[D - 1]
-    };
+    let k = MARGIN
+        * if VALUE {
+            SIMPLEX_VALUE_SCALE[D - 1]
+        } else {
+            SIMPLEX_SCALE[D - 1]
+        };
     let nan = poison(s, p);
     let scale = s.c(k);
     let mut g = acc.1;
@@ -123,19 +126,11 @@ pub(crate) fn simplex1<S: Simd, const VALUE: bool, const PERIODIC: bool>(
     field: &Field<S>,
     p: [S::F; 1],
 ) -> Acc<S, 1> {
-    let x = if PERIODIC {
-        wrap(
-            s,
-            p[0],
-            field.period_f[0],
-            field.period_inv[0],
-            field.period_below[0],
-        )
+    let (fl, f) = if PERIODIC {
+        split_periodic(s, p[0], field.period_f[0], field.period_inv[0])
     } else {
-        p[0]
+        split(s, p[0])
     };
-    let fl = s.floor(x);
-    let f = s.sub(x, fl);
     let c = s.cell(fl);
     let prime = s.u_splat(PRIMES[0]);
     let h0 = s.u_mul(c, prime);
@@ -163,13 +158,17 @@ pub(crate) fn simplex2<S: Simd, const VALUE: bool>(
     field: &Field<S>,
     p: [S::F; 2],
 ) -> Acc<S, 2> {
-    let [x, y] = p;
-    let skew = s.mul(s.add(x, y), s.c(F2));
-    let (xs, ys) = (s.add(x, skew), s.add(y, skew));
-    let (i, j) = (s.floor(xs), s.floor(ys));
-    // Offsets are formed from the in-cell fractions, which are exact, so the
-    // corners stay mutually consistent however large the input.
-    let (fx, fy) = (s.sub(xs, i), s.sub(ys, j));
+    // Skew on exact (cell, fraction) pairs: xs = x + (x + y)·F2 with the
+    // integer parts of the skew split off exactly (see `mul_split`).
+    let (xi, xf) = split(s, p[0]);
+    let (yi, yf) = split(s, p[1]);
+    let (si, sf) = mul_split(s, s.add(xi, yi), F2);
+    let small = s.add(sf, s.mul(s.add(xf, yf), s.c(F2)));
+    let (rx, ry) = (s.add(xf, small), s.add(yf, small));
+    let (ix, fx) = split(s, rx);
+    let (iy, fy) = split(s, ry);
+    let i = s.add(s.add(xi, si), ix);
+    let j = s.add(s.add(yi, si), iy);
     let t = s.mul(s.add(fx, fy), s.c(G2));
     let (x0, y0) = (s.sub(fx, t), s.sub(fy, t));
     let x_first = s.gt(fx, fy);
@@ -224,20 +223,15 @@ pub(crate) fn simplex2_hex<S: Simd, const VALUE: bool>(
     field: &Field<S>,
     p: [S::F; 2],
 ) -> Acc<S, 2> {
-    let w = |a: usize| {
-        wrap(
-            s,
-            p[a],
-            field.period_f[a],
-            field.period_inv[a],
-            field.period_below[a],
-        )
-    };
-    let (x, y) = (w(0), w(1));
+    let (xi, xf) = split_periodic(s, p[0], field.period_f[0], field.period_inv[0]);
+    let (j, fb) = split_periodic(s, p[1], field.period_f[1], field.period_inv[1]);
     let half = s.c(0.5);
-    let a = s.add(x, s.mul(y, half));
-    let (i, j) = (s.floor(a), s.floor(y));
-    let (fa, fb) = (s.sub(a, i), s.sub(y, j));
+    // a = x + y/2 on (cell, fraction) pairs; y/2 of an integer row is an
+    // integer or a half.
+    let (hi, hf) = split(s, s.mul(j, half));
+    let ar = s.add(s.add(xf, hf), s.mul(fb, half));
+    let (ai, fa) = split(s, ar);
+    let i = s.add(s.add(xi, hi), ai);
     let right_first = s.gt(fa, fb);
     // Real-space offsets from the three vertices.
     let dx0 = s.sub(fa, s.mul(fb, half));
@@ -294,22 +288,21 @@ pub(crate) fn simplex3<S: Simd, const VALUE: bool, const PERIODIC: bool>(
     field: &Field<S>,
     p: [S::F; 3],
 ) -> Acc<S, 3> {
-    let mut q = p;
-    if PERIODIC {
-        for a in 0..3 {
-            q[a] = wrap(
-                s,
-                p[a],
-                field.period_f[a],
-                field.period_inv[a],
-                field.period_below[a],
-            );
+    let parts: [(S::F, S::F); 3] = core::array::from_fn(|a| {
+        if PERIODIC {
+            split_periodic(s, p[a], field.period_f[a], field.period_inv[a])
+        } else {
+            split(s, p[a])
         }
-    }
-    let [x, y, z] = q;
-    let uvw = [s.add(y, z), s.add(x, z), s.add(x, y)];
-    let fl = uvw.map(|v| s.floor(v));
-    let f = [0, 1, 2].map(|a| s.sub(uvw[a], fl[a]));
+    });
+    // uvw = (y + z, x + z, x + y), summed as exact (cell, fraction) pairs.
+    let uvw_of = |a: usize, b: usize| {
+        let (ci, cf) = split(s, s.add(parts[a].1, parts[b].1));
+        (s.add(s.add(parts[a].0, parts[b].0), ci), cf)
+    };
+    let uvw = [uvw_of(1, 2), uvw_of(0, 2), uvw_of(0, 1)];
+    let fl = uvw.map(|v| v.0);
+    let f = uvw.map(|v| v.1);
     let half = s.c(0.5);
     // Mi·f with Mi = ½[[-1,1,1],[1,-1,1],[1,1,-1]].
     let mi = |a: S::F, b: S::F, c: S::F| {
@@ -404,11 +397,24 @@ pub(crate) fn simplex4<S: Simd, const VALUE: bool>(
     field: &Field<S>,
     p: [S::F; 4],
 ) -> Acc<S, 4> {
-    let sum = s.add(s.add(p[0], p[1]), s.add(p[2], p[3]));
-    let skew = s.mul(sum, s.c(F4));
-    let xs = p.map(|v| s.add(v, skew));
-    let fl = xs.map(|v| s.floor(v));
-    let f = [0, 1, 2, 3].map(|a| s.sub(xs[a], fl[a]));
+    let parts: [(S::F, S::F); 4] = core::array::from_fn(|a| split(s, p[a]));
+    let k = s.add(
+        s.add(parts[0].0, parts[1].0),
+        s.add(parts[2].0, parts[3].0),
+    );
+    let g = s.add(
+        s.add(parts[0].1, parts[1].1),
+        s.add(parts[2].1, parts[3].1),
+    );
+    let (si, sf) = mul_split(s, k, F4);
+    let small = s.add(sf, s.mul(g, s.c(F4)));
+    let mut fl = [s.zero(); 4];
+    let mut f = [s.zero(); 4];
+    for a in 0..4 {
+        let (ri, rf) = split(s, s.add(parts[a].1, small));
+        fl[a] = s.add(s.add(parts[a].0, si), ri);
+        f[a] = rf;
+    }
     let t = s.mul(s.add(s.add(f[0], f[1]), s.add(f[2], f[3])), s.c(G4));
     let d0 = f.map(|v| s.sub(v, t));
 

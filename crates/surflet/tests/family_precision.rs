@@ -1,0 +1,63 @@
+//! `f32` and `f64` evaluate the same function: values and gradients agree to
+//! 1e-4 absolute for coordinates below 1000 in magnitude.
+
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+use surflet::{Noise, NoiseKind};
+
+fn check<const D: usize>(noise: Noise<D>, range: f64) -> (f64, f64) {
+    let mut rng = SmallRng::seed_from_u64(7);
+    let (mut wv, mut wg) = (0.0f64, 0.0f64);
+    for _ in 0..100_000 {
+        // The same point in both precisions: draw an f32, widen it exactly.
+        let p32: [f32; D] = core::array::from_fn(|_| rng.random_range(-range..range) as f32);
+        let p64 = p32.map(f64::from);
+        let a = noise.sample(p32);
+        let b = noise.sample(p64);
+        wv = wv.max((a.value as f64 - b.value).abs());
+        for k in 0..D {
+            wg = wg.max((a.gradient[k] as f64 - b.gradient[k]).abs());
+        }
+    }
+    (wv, wg)
+}
+
+fn all<const D: usize>(period: [u32; D]) {
+    for kind in NoiseKind::ALL {
+        let n = Noise::<D>::new(kind, 99);
+        let mut cases = vec![(n, 1000.0)];
+        if let Ok(p) = n.with_period(period) {
+            cases.push((p, 1000.0));
+        }
+        for (noise, range) in cases {
+            let (wv, wg) = check(noise, range);
+            println!(
+                "{} {}D periodic={}: worst |f32 - f64| value {wv:.2e}, gradient {wg:.2e}",
+                kind,
+                D,
+                noise.period().is_some()
+            );
+            assert!(
+                wv <= 1e-4 && wg <= 1e-4,
+                "{kind} {D}D: value {wv:e}, gradient {wg:e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn f32_matches_f64_1d() {
+    all::<1>([65536]);
+}
+#[test]
+fn f32_matches_f64_2d() {
+    all::<2>([4096, 65536]);
+}
+#[test]
+fn f32_matches_f64_3d() {
+    all::<3>([3, 1000, 65536]);
+}
+#[test]
+fn f32_matches_f64_4d() {
+    all::<4>([1000, 7, 2000, 65536]);
+}
