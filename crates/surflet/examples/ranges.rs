@@ -96,7 +96,14 @@ fn main() {
             measure::<4>(kind, n, 1),
         ];
         for (d, (m, c)) in rows.iter().enumerate() {
-            println!("| {} | {} | {:.7} | {:.7} | {:?} |", kind.name(), d + 1, m, c, c);
+            println!(
+                "| {} | {} | {:.7} | {:.7} | {:?} |",
+                kind.name(),
+                d + 1,
+                m,
+                c,
+                c
+            );
         }
     }
 }

@@ -162,7 +162,8 @@ impl<const D: usize> Noise<D> {
     /// ```
     /// use surflet::{Noise, NoiseKind};
     /// let n = Noise::<2>::new(NoiseKind::Perlin, 3).with_period([16, 8])?;
-    /// assert_eq!(n.get([0.3f64, 0.7]), n.get([16.3, -7.3]));
+    /// // Exact wherever p + P·k is representable, as here:
+    /// assert_eq!(n.get([0.375f64, 0.75]), n.get([16.375, -7.25]));
     /// assert!(Noise::<2>::new(NoiseKind::Simplex, 3).with_period([16, 7]).is_err());
     /// # Ok::<(), surflet::Error>(())
     /// ```

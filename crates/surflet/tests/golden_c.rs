@@ -7,9 +7,6 @@
 //! that every output must be bit-identical to the C's, since the ports
 //! reproduce its operations, `double` promotions and rounding exactly.
 
-// The shared helper writes `!(err <= tol)` on purpose, so that a NaN error
-// counts as a failure; clippy's suggested rewrite would lose that.
-#[allow(clippy::neg_cmp_op_on_partial_ord)]
 mod common;
 
 use common::{Golden, Report};

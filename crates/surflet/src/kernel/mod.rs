@@ -210,7 +210,12 @@ pub(crate) fn grad4_edges<S: Simd>(s: S, h: S::U) -> [S::F; 4] {
         let mag = s.select(s.u_is(zero_axis, axis), zero, one);
         s.flip(s.u_any_bit(h, sign_bit), mag)
     };
-    [comp(0, 1 << 26), comp(1, 1 << 27), comp(2, 1 << 28), comp(3, 1 << 29)]
+    [
+        comp(0, 1 << 26),
+        comp(1, 1 << 27),
+        comp(2, 1 << 28),
+        comp(3, 1 << 29),
+    ]
 }
 
 /// 3D simplex: Catlike Coding's 32 unit vectors — the 12 edge directions
@@ -250,7 +255,12 @@ pub(crate) fn grad4_simplex<S: Simd>(s: S, h: S::U) -> [S::F; 4] {
         let m = s.select(s.u_is(zero_axis, axis), zero, mag);
         s.flip(s.u_any_bit(h, sign_bit), m)
     };
-    [comp(0, 1 << 9), comp(1, 1 << 10), comp(2, 1 << 11), comp(3, 1 << 12)]
+    [
+        comp(0, 1 << 9),
+        comp(1, 1 << 10),
+        comp(2, 1 << 11),
+        comp(3, 1 << 12),
+    ]
 }
 
 #[inline(always)]

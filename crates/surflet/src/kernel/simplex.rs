@@ -398,14 +398,8 @@ pub(crate) fn simplex4<S: Simd, const VALUE: bool>(
     p: [S::F; 4],
 ) -> Acc<S, 4> {
     let parts: [(S::F, S::F); 4] = core::array::from_fn(|a| split(s, p[a]));
-    let k = s.add(
-        s.add(parts[0].0, parts[1].0),
-        s.add(parts[2].0, parts[3].0),
-    );
-    let g = s.add(
-        s.add(parts[0].1, parts[1].1),
-        s.add(parts[2].1, parts[3].1),
-    );
+    let k = s.add(s.add(parts[0].0, parts[1].0), s.add(parts[2].0, parts[3].0));
+    let g = s.add(s.add(parts[0].1, parts[1].1), s.add(parts[2].1, parts[3].1));
     let (si, sf) = mul_split(s, k, F4);
     let small = s.add(sf, s.mul(g, s.c(F4)));
     let mut fl = [s.zero(); 4];

@@ -107,7 +107,10 @@ pub trait Simd: Copy + Send + Sync + 'static {
     /// `m ? t : f` on integer lanes, with an all-ones/zero integer mask.
     #[inline(always)]
     fn u_blend(self, m: Self::U, t: Self::U, f: Self::U) -> Self::U {
-        self.u_or(self.u_and(m, t), self.u_and(self.u_xor(m, self.u_splat(u32::MAX)), f))
+        self.u_or(
+            self.u_and(m, t),
+            self.u_and(self.u_xor(m, self.u_splat(u32::MAX)), f),
+        )
     }
     /// Float mask of the lanes where `a & bits != 0`.
     #[inline(always)]

@@ -373,7 +373,8 @@ impl Simd for Avx2F64 {
     fn m_to_u(self, m: __m256d) -> __m128i {
         arch!({
             let v = _mm256_castpd_si256(m);
-            let low_halves = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+            let low_halves =
+                _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
             _mm256_castsi256_si128(low_halves)
         })
     }
