@@ -15,8 +15,9 @@ use crate::simd::Simd;
 /// Per-axis multipliers that spread lattice coordinates over the 32-bit hash
 /// (odd, so each is a bijection on `u32`).
 pub(crate) const PRIMES: [u32; 4] = [0x9E37_79B1, 0x85EB_CA77, 0xC2B2_AE3D, 0x27D4_EB2F];
-/// Final multiplier of the corner hash (odd; taken from xxHash32).
-const MIX: u32 = 0x2C1B_3C6D;
+/// Multipliers of the corner-hash finaliser (Chris Wellons' `lowbias32`).
+const MIX1: u32 = 0x7FEB_352D;
+const MIX2: u32 = 0x846C_A68B;
 
 /// Every normalised gradient noise is scaled by `1 / sup · MARGIN`. At the
 /// supremum, float rounding can land a few ulps above 1 (measured: 4e-16 in
@@ -55,12 +56,21 @@ impl<S: Simd> Field<S> {
 }
 
 /// Finishes a corner hash: `h` already holds the key xor the primed
-/// coordinates. One multiply spreads every input bit into the high bits (which
-/// pick gradients and values); the shift folds the high bits back down.
+/// coordinates. This is `lowbias32` (Wellons), a full-avalanche permutation of
+/// `u32`: two multiplies with xor-shifts in between.
+///
+/// A single multiply is not enough. Flipping bit `j` of the key changes the
+/// product by about `±2^j·M`, so the top bits of two seeds' hashes differ by a
+/// nearly constant offset and their gradient choices correlate (measured: a
+/// 0.048 correlation between seeds 42 and 43 in 4D Perlin noise, 15 standard
+/// deviations). After the second round the top bits are unrelated.
 #[inline(always)]
 pub(crate) fn finish<S: Simd>(s: S, h: S::U) -> S::U {
-    let h = s.u_mul(h, s.u_splat(MIX));
-    s.u_xor(h, s.u_shr::<15>(h))
+    let h = s.u_xor(h, s.u_shr::<16>(h));
+    let h = s.u_mul(h, s.u_splat(MIX1));
+    let h = s.u_xor(h, s.u_shr::<15>(h));
+    let h = s.u_mul(h, s.u_splat(MIX2));
+    s.u_xor(h, s.u_shr::<16>(h))
 }
 
 /// A lattice value uniform over the odd multiples of 2^-24 in (-1, 1): the
