@@ -1,2 +1,105 @@
 //! The `surflet` command-line tool.
-fn main() {}
+//!
+//! Each subcommand lives in its own module with a clap `Args` struct and a
+//! `run` function returning [`CliError`]; `main` maps errors to exit codes.
+
+mod eval;
+mod names;
+mod sample;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+/// Top-level description, shown by `surflet --help`.
+const LONG_ABOUT: &str = "\
+Gradient noise from the command line: bit-exact ports of the reference
+implementations (Perlin's and Gustavson's Java and C code) and the surflet
+family (seeded, seam-free value, Perlin, simplex and simplex value noise in
+1D-4D with analytic gradients).
+
+Run `surflet sample --help` for the input and output format and the list of
+noise names.";
+
+const EXIT_HELP: &str = "\
+EXIT STATUS
+  0  success (also when the reader of the output goes away early)
+  1  runtime error, such as bad input data
+  2  usage error: unknown subcommand or noise name, bad or inapplicable options";
+
+/// Command line of `surflet`.
+#[derive(Parser, Debug)]
+#[command(
+    name = "surflet",
+    version,
+    about = "Gradient noise: exact reference ports and the surflet family",
+    long_about = LONG_ABOUT,
+    after_long_help = EXIT_HELP,
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Evaluate a noise at points read from standard input.
+    #[command(long_about = sample::LONG_ABOUT)]
+    Sample(sample::SampleArgs),
+}
+
+/// Why a subcommand failed; decides the exit code.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad options or option combinations (exit 2, like clap's own errors).
+    Usage(String),
+    /// Bad input data (exit 1); the message names the line.
+    Input(String),
+    /// Reading the input failed (exit 1).
+    Read(io::Error),
+    /// Writing the output failed (exit 1, except a broken pipe, which ends
+    /// the program quietly).
+    Write(io::Error),
+}
+
+fn main() -> ExitCode {
+    // Parts of the help are generated from the noise metadata, so they are
+    // attached at run time rather than written into attributes.
+    let command = Cli::command().mut_subcommand("sample", |c| {
+        c.after_help(sample::short_help())
+            .after_long_help(sample::long_help())
+    });
+    let cli = match Cli::from_arg_matches(&command.get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let result = match &cli.command {
+        Command::Sample(args) => sample::run(args, io::stdin().lock(), io::stdout().lock()),
+    };
+    let (code, message, hint) = match result {
+        Ok(()) => return ExitCode::SUCCESS,
+        // The reader has gone away (`| head`): nobody wants the rest.
+        Err(CliError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            return ExitCode::SUCCESS;
+        }
+        Err(CliError::Usage(m)) => (2, m, true),
+        Err(CliError::Input(m)) => (1, m, false),
+        Err(CliError::Read(e)) => (1, format!("reading standard input: {e}"), false),
+        Err(CliError::Write(e)) => (1, format!("writing standard output: {e}"), false),
+    };
+    // eprintln! would panic if stderr is gone; there is nobody to tell then.
+    let mut stderr = io::stderr().lock();
+    let _ = writeln!(stderr, "error: {message}");
+    if hint {
+        let _ = writeln!(
+            stderr,
+            "\nFor more information, try '{} --help'.",
+            match cli.command {
+                Command::Sample(_) => "surflet sample",
+            }
+        );
+    }
+    ExitCode::from(code)
+}

@@ -1,0 +1,299 @@
+//! What a subcommand evaluates: a named noise fixed in its dimension and
+//! options, behind one `eval(&[f64]) -> Eval` call.
+//!
+//! Every input number travels as `f64`. That is lossless for all of them:
+//! `f32` coordinates are parsed as `f32` and widened exactly, and integer
+//! periods are `i32`, which `f64` holds exactly, so each noise narrows them
+//! back without rounding.
+
+use surflet::reference::{
+    classic2005, noise1234, perlin2002, sdnoise1234, simplex2005, simplex2012, simplexnoise1234,
+    srdnoise23,
+};
+use surflet::{Noise, NoiseKind};
+
+use crate::names::{NoiseName, Precision};
+
+/// One evaluation: the value and, where the noise has them, the partial
+/// derivatives (only the first `D` entries are meaningful).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Eval {
+    /// The noise value.
+    pub value: f64,
+    /// `∂value/∂x, ∂value/∂y, ...`; zero for noises without derivatives.
+    pub gradient: [f64; 4],
+}
+
+impl Eval {
+    fn value(value: f64) -> Eval {
+        Eval {
+            value,
+            gradient: [0.0; 4],
+        }
+    }
+
+    fn f32_grad<const D: usize>((value, gradient): (f32, [f32; D])) -> Eval {
+        let mut g = [0.0; 4];
+        for (o, v) in g.iter_mut().zip(gradient) {
+            *o = f64::from(v);
+        }
+        Eval {
+            value: f64::from(value),
+            gradient: g,
+        }
+    }
+}
+
+/// A reference port as a function of one line's numbers.
+pub type ReferenceFn = fn(&[f64]) -> Eval;
+
+/// A surflet family noise in one of its four dimensions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FamilyNoise {
+    /// 1D.
+    D1(Noise<1>),
+    /// 2D.
+    D2(Noise<2>),
+    /// 3D.
+    D3(Noise<3>),
+    /// 4D.
+    D4(Noise<4>),
+}
+
+/// Options of a family noise.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FamilyOptions {
+    /// The seed.
+    pub seed: u64,
+    /// One period per axis, if the noise tiles.
+    pub period: Option<Vec<u32>>,
+    /// Compute in `f32` rather than `f64`.
+    pub f32: bool,
+}
+
+impl FamilyNoise {
+    /// Builds the noise; fails with the library's message if the period is
+    /// invalid, or if its length is not `dims`.
+    pub fn new(kind: NoiseKind, dims: usize, options: &FamilyOptions) -> Result<Self, String> {
+        fn build<const D: usize>(
+            kind: NoiseKind,
+            options: &FamilyOptions,
+        ) -> Result<Noise<D>, String> {
+            let noise = Noise::<D>::new(kind, options.seed);
+            match &options.period {
+                None => Ok(noise),
+                Some(p) => {
+                    let p: [u32; D] = p.as_slice().try_into().map_err(|_| {
+                        format!("--period has {} values but the noise is {D}D", p.len())
+                    })?;
+                    noise.with_period(p).map_err(|e| e.to_string())
+                }
+            }
+        }
+        Ok(match dims {
+            1 => FamilyNoise::D1(build(kind, options)?),
+            2 => FamilyNoise::D2(build(kind, options)?),
+            3 => FamilyNoise::D3(build(kind, options)?),
+            4 => FamilyNoise::D4(build(kind, options)?),
+            _ => return Err(format!("{kind} noise has 1 to 4 dimensions, not {dims}")),
+        })
+    }
+
+    fn eval(&self, x: &[f64], f32: bool) -> Eval {
+        fn go<const D: usize>(n: &Noise<D>, x: &[f64], f32: bool) -> Eval {
+            let p: [f64; D] = std::array::from_fn(|i| x[i]);
+            let mut g = [0.0; 4];
+            let value = if f32 {
+                // Exact: `x` came from parsing as f32.
+                let s = n.sample(p.map(|v| v as f32));
+                for (o, v) in g.iter_mut().zip(s.gradient) {
+                    *o = f64::from(v);
+                }
+                f64::from(s.value)
+            } else {
+                let s = n.sample(p);
+                g[..D].copy_from_slice(&s.gradient);
+                s.value
+            };
+            Eval { value, gradient: g }
+        }
+        match self {
+            FamilyNoise::D1(n) => go(n, x, f32),
+            FamilyNoise::D2(n) => go(n, x, f32),
+            FamilyNoise::D3(n) => go(n, x, f32),
+            FamilyNoise::D4(n) => go(n, x, f32),
+        }
+    }
+}
+
+/// A noise ready to evaluate points: a named noise fixed in its dimension and
+/// options.
+///
+/// Future layers (fractal sums, configs) build on [`Evaluator::eval`]: it
+/// takes one line's numbers and returns the value and gradient.
+#[derive(Clone, Copy, Debug)]
+pub enum Evaluator {
+    /// A reference port.
+    Reference(ReferenceFn),
+    /// A surflet family noise, computed in `f32` if the flag is set.
+    Family {
+        /// The noise.
+        noise: FamilyNoise,
+        /// Compute in `f32`.
+        f32: bool,
+    },
+}
+
+impl Evaluator {
+    /// The evaluator for `name` in `dims` dimensions. `family` is used only
+    /// for family noises. Fails if the noise lacks the dimension or the
+    /// options are invalid for it.
+    pub fn new(name: NoiseName, dims: usize, family: &FamilyOptions) -> Result<Self, String> {
+        match name.family() {
+            Some(kind) => Ok(Evaluator::Family {
+                noise: FamilyNoise::new(kind, dims, family)?,
+                f32: family.f32,
+            }),
+            None => reference_fn(name, dims)
+                .map(Evaluator::Reference)
+                .ok_or_else(|| format!("{name} has no {dims}D form")),
+        }
+    }
+
+    /// The precision the input coordinates must be parsed in so that
+    /// [`eval`](Self::eval) sees exactly the numbers it computes with.
+    pub fn precision(name: NoiseName, family: &FamilyOptions) -> Precision {
+        name.fixed_precision().unwrap_or(if family.f32 {
+            Precision::F32
+        } else {
+            Precision::F64
+        })
+    }
+
+    /// Evaluates at one line's numbers: the `D` coordinates, then the noise's
+    /// extra columns (`pnoise1234`'s periods, `srdnoise23`'s angle).
+    #[inline]
+    pub fn eval(&self, input: &[f64]) -> Eval {
+        match self {
+            Evaluator::Reference(f) => f(input),
+            Evaluator::Family { noise, f32 } => noise.eval(input, *f32),
+        }
+    }
+}
+
+/// Narrows an input number that was parsed as `f32` (exact).
+#[inline(always)]
+fn f(v: f64) -> f32 {
+    v as f32
+}
+
+/// Narrows an input number that was parsed as `i32` (exact).
+#[inline(always)]
+fn i(v: f64) -> i32 {
+    let p = v as i32;
+    // C's `%` ignores the divisor's sign, so -p gives the same cells as p;
+    // normalising avoids `i32::MIN % -1`, which is undefined in C and panics
+    // in Rust.
+    if p < 0 && p != i32::MIN { -p } else { p }
+}
+
+/// The function a reference port computes in `dims` dimensions.
+fn reference_fn(name: NoiseName, dims: usize) -> Option<ReferenceFn> {
+    use NoiseName as N;
+    let func: ReferenceFn = match (name, dims) {
+        (N::Perlin2002Java, 3) => |c| Eval::value(perlin2002::noise(c[0], c[1], c[2])),
+        (N::Simplex2012Java, 2) => |c| Eval::value(simplex2012::noise2(c[0], c[1])),
+        (N::Simplex2012Java, 3) => |c| Eval::value(simplex2012::noise3(c[0], c[1], c[2])),
+        (N::Simplex2012Java, 4) => |c| Eval::value(simplex2012::noise4(c[0], c[1], c[2], c[3])),
+        (N::Simplex2005Java, 2) => |c| Eval::value(simplex2005::noise2(c[0], c[1])),
+        (N::Simplex2005Java, 3) => |c| Eval::value(simplex2005::noise3(c[0], c[1], c[2])),
+        (N::Simplex2005Java, 4) => |c| Eval::value(simplex2005::noise4(c[0], c[1], c[2], c[3])),
+        (N::Classic2005Java, 3) => |c| Eval::value(classic2005::noise3(c[0], c[1], c[2])),
+        (N::Noise1234, 1) => |c| Eval::value(noise1234::noise1(f(c[0])).into()),
+        (N::Noise1234, 2) => |c| Eval::value(noise1234::noise2(f(c[0]), f(c[1])).into()),
+        (N::Noise1234, 3) => |c| Eval::value(noise1234::noise3(f(c[0]), f(c[1]), f(c[2])).into()),
+        (N::Noise1234, 4) => {
+            |c| Eval::value(noise1234::noise4(f(c[0]), f(c[1]), f(c[2]), f(c[3])).into())
+        }
+        (N::Pnoise1234, 1) => |c| Eval::value(noise1234::pnoise1(f(c[0]), i(c[1])).into()),
+        (N::Pnoise1234, 2) => {
+            |c| Eval::value(noise1234::pnoise2(f(c[0]), f(c[1]), i(c[2]), i(c[3])).into())
+        }
+        (N::Pnoise1234, 3) => |c| {
+            Eval::value(
+                noise1234::pnoise3(f(c[0]), f(c[1]), f(c[2]), i(c[3]), i(c[4]), i(c[5])).into(),
+            )
+        },
+        (N::Pnoise1234, 4) => |c| {
+            Eval::value(
+                noise1234::pnoise4(
+                    f(c[0]),
+                    f(c[1]),
+                    f(c[2]),
+                    f(c[3]),
+                    i(c[4]),
+                    i(c[5]),
+                    i(c[6]),
+                    i(c[7]),
+                )
+                .into(),
+            )
+        },
+        (N::Snoise1234, 1) => |c| Eval::value(simplexnoise1234::snoise1(f(c[0])).into()),
+        (N::Snoise1234, 2) => |c| Eval::value(simplexnoise1234::snoise2(f(c[0]), f(c[1])).into()),
+        (N::Snoise1234, 3) => {
+            |c| Eval::value(simplexnoise1234::snoise3(f(c[0]), f(c[1]), f(c[2])).into())
+        }
+        (N::Snoise1234, 4) => {
+            |c| Eval::value(simplexnoise1234::snoise4(f(c[0]), f(c[1]), f(c[2]), f(c[3])).into())
+        }
+        (N::Sdnoise1234, 1) => |c| Eval::f32_grad(sdnoise1234::sdnoise1(f(c[0]))),
+        (N::Sdnoise1234, 2) => |c| Eval::f32_grad(sdnoise1234::sdnoise2(f(c[0]), f(c[1]))),
+        (N::Sdnoise1234, 3) => |c| Eval::f32_grad(sdnoise1234::sdnoise3(f(c[0]), f(c[1]), f(c[2]))),
+        (N::Sdnoise1234, 4) => {
+            |c| Eval::f32_grad(sdnoise1234::sdnoise4(f(c[0]), f(c[1]), f(c[2]), f(c[3])))
+        }
+        (N::Srdnoise23, 2) => |c| Eval::f32_grad(srdnoise23::srdnoise2(f(c[0]), f(c[1]), f(c[2]))),
+        (N::Srdnoise23, 3) => {
+            |c| Eval::f32_grad(srdnoise23::srdnoise3(f(c[0]), f(c[1]), f(c[2]), f(c[3])))
+        }
+        _ => return None,
+    };
+    Some(func)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_reference_dimension_has_a_function() {
+        for name in NoiseName::ALL.into_iter().filter(|n| n.family().is_none()) {
+            for d in 1..=4 {
+                assert_eq!(
+                    reference_fn(name, d).is_some(),
+                    name.dims().contains(&d),
+                    "{name} {d}D"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn negative_periods_are_normalised() {
+        assert_eq!(i(-1.0), 1);
+        assert_eq!(i(7.0), 7);
+        assert_eq!(i(f64::from(i32::MIN)), i32::MIN);
+        assert_eq!(i(f64::from(i32::MAX)), i32::MAX);
+    }
+
+    #[test]
+    #[expect(
+        clippy::approx_constant,
+        reason = "3.14 is the input of the quoted anchor value, not an approximation of pi"
+    )]
+    fn perlin2002_anchor() {
+        let e = Evaluator::new(NoiseName::Perlin2002Java, 3, &FamilyOptions::default()).unwrap();
+        assert_eq!(e.eval(&[3.14, 42.0, 7.0]).value, 0.13691995878400012);
+    }
+}

@@ -1,0 +1,302 @@
+//! The noise names the command line accepts, and what each one takes.
+//!
+//! These names are a public contract: scripts pass them to `surflet sample`
+//! (and later to `render` and `gallery`), so a name, once published, never
+//! changes meaning.
+
+use std::fmt::Write as _;
+use std::ops::RangeInclusive;
+
+use clap::ValueEnum;
+use surflet::NoiseKind;
+
+/// A noise that can be named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ValueEnum)]
+pub enum NoiseName {
+    /// `reference::perlin2002::noise`.
+    #[value(name = "perlin2002-java")]
+    Perlin2002Java,
+    /// `reference::simplex2012::noise2..4`.
+    #[value(name = "simplex2012-java")]
+    Simplex2012Java,
+    /// `reference::simplex2005::noise2..4`.
+    #[value(name = "simplex2005-java")]
+    Simplex2005Java,
+    /// `reference::classic2005::noise3`.
+    #[value(name = "classic2005-java")]
+    Classic2005Java,
+    /// `reference::noise1234::noise1..4`.
+    #[value(name = "noise1234")]
+    Noise1234,
+    /// `reference::noise1234::pnoise1..4`.
+    #[value(name = "pnoise1234")]
+    Pnoise1234,
+    /// `reference::simplexnoise1234::snoise1..4`.
+    #[value(name = "snoise1234")]
+    Snoise1234,
+    /// `reference::sdnoise1234::sdnoise1..4`.
+    #[value(name = "sdnoise1234")]
+    Sdnoise1234,
+    /// `reference::srdnoise23::srdnoise2..3`.
+    #[value(name = "srdnoise23")]
+    Srdnoise23,
+    /// The family's value noise.
+    #[value(name = "value")]
+    Value,
+    /// The family's Perlin noise.
+    #[value(name = "perlin")]
+    Perlin,
+    /// The family's simplex noise.
+    #[value(name = "simplex")]
+    Simplex,
+    /// The family's simplex value noise.
+    #[value(name = "simplex-value")]
+    SimplexValue,
+}
+
+/// Columns a line carries after the `D` coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extra {
+    /// Coordinates only.
+    None,
+    /// `D` integer periods, one per axis (`pnoise1234`).
+    Periods,
+    /// One rotation angle `t` (`srdnoise23`).
+    Angle,
+}
+
+/// The floating-point type a noise reads its coordinates in and computes in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// `f32`.
+    F32,
+    /// `f64`.
+    F64,
+}
+
+impl NoiseName {
+    /// Every name, in the order `--help` lists them.
+    pub const ALL: [NoiseName; 13] = [
+        NoiseName::Perlin2002Java,
+        NoiseName::Simplex2012Java,
+        NoiseName::Simplex2005Java,
+        NoiseName::Classic2005Java,
+        NoiseName::Noise1234,
+        NoiseName::Pnoise1234,
+        NoiseName::Snoise1234,
+        NoiseName::Sdnoise1234,
+        NoiseName::Srdnoise23,
+        NoiseName::Value,
+        NoiseName::Perlin,
+        NoiseName::Simplex,
+        NoiseName::SimplexValue,
+    ];
+
+    /// The name as written on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            NoiseName::Perlin2002Java => "perlin2002-java",
+            NoiseName::Simplex2012Java => "simplex2012-java",
+            NoiseName::Simplex2005Java => "simplex2005-java",
+            NoiseName::Classic2005Java => "classic2005-java",
+            NoiseName::Noise1234 => "noise1234",
+            NoiseName::Pnoise1234 => "pnoise1234",
+            NoiseName::Snoise1234 => "snoise1234",
+            NoiseName::Sdnoise1234 => "sdnoise1234",
+            NoiseName::Srdnoise23 => "srdnoise23",
+            NoiseName::Value => NoiseKind::Value.name(),
+            NoiseName::Perlin => NoiseKind::Perlin.name(),
+            NoiseName::Simplex => NoiseKind::Simplex.name(),
+            NoiseName::SimplexValue => NoiseKind::SimplexValue.name(),
+        }
+    }
+
+    /// The family kind, or `None` for a reference port.
+    pub fn family(self) -> Option<NoiseKind> {
+        match self {
+            NoiseName::Value => Some(NoiseKind::Value),
+            NoiseName::Perlin => Some(NoiseKind::Perlin),
+            NoiseName::Simplex => Some(NoiseKind::Simplex),
+            NoiseName::SimplexValue => Some(NoiseKind::SimplexValue),
+            _ => None,
+        }
+    }
+
+    /// The dimensions this noise exists in.
+    pub fn dims(self) -> RangeInclusive<usize> {
+        match self {
+            NoiseName::Perlin2002Java | NoiseName::Classic2005Java => 3..=3,
+            NoiseName::Simplex2012Java | NoiseName::Simplex2005Java => 2..=4,
+            NoiseName::Srdnoise23 => 2..=3,
+            _ => 1..=4,
+        }
+    }
+
+    /// What a line carries after the coordinates.
+    pub fn extra(self) -> Extra {
+        match self {
+            NoiseName::Pnoise1234 => Extra::Periods,
+            NoiseName::Srdnoise23 => Extra::Angle,
+            _ => Extra::None,
+        }
+    }
+
+    /// Number of columns on a line for dimension `dims`.
+    pub fn columns(self, dims: usize) -> usize {
+        match self.extra() {
+            Extra::None => dims,
+            Extra::Periods => 2 * dims,
+            Extra::Angle => dims + 1,
+        }
+    }
+
+    /// The dimension a line of `columns` columns means, if this noise has it.
+    pub fn dims_for_columns(self, columns: usize) -> Option<usize> {
+        self.dims().find(|&d| self.columns(d) == columns)
+    }
+
+    /// The fixed precision of a reference port; `None` for the family, whose
+    /// precision `--f32` chooses.
+    pub fn fixed_precision(self) -> Option<Precision> {
+        match self {
+            NoiseName::Perlin2002Java
+            | NoiseName::Simplex2012Java
+            | NoiseName::Simplex2005Java
+            | NoiseName::Classic2005Java => Some(Precision::F64),
+            NoiseName::Noise1234
+            | NoiseName::Pnoise1234
+            | NoiseName::Snoise1234
+            | NoiseName::Sdnoise1234
+            | NoiseName::Srdnoise23 => Some(Precision::F32),
+            NoiseName::Value | NoiseName::Perlin | NoiseName::Simplex | NoiseName::SimplexValue => {
+                None
+            }
+        }
+    }
+
+    /// Whether `--gradient` can print derivatives for this noise.
+    pub fn has_gradient(self) -> bool {
+        self.family().is_some() || matches!(self, NoiseName::Sdnoise1234 | NoiseName::Srdnoise23)
+    }
+
+    /// One-line description for `--help`.
+    pub fn summary(self) -> &'static str {
+        match self {
+            NoiseName::Perlin2002Java => "Ken Perlin's ImprovedNoise.java (2002)",
+            NoiseName::Simplex2012Java => "Gustavson's SimplexNoise.java (2012)",
+            NoiseName::Simplex2005Java => {
+                "SimplexNoise listing, \"Simplex noise demystified\" (2005)"
+            }
+            NoiseName::Classic2005Java => "ClassicNoise listing, same paper (2005)",
+            NoiseName::Noise1234 => "Gustavson's noise1234.c noise1..4",
+            NoiseName::Pnoise1234 => "noise1234.c pnoise1..4 (periodic)",
+            NoiseName::Snoise1234 => "Gustavson's simplexnoise1234.c snoise1..4",
+            NoiseName::Sdnoise1234 => "Gustavson's sdnoise1234.c, with derivatives",
+            NoiseName::Srdnoise23 => "Gustavson's srdnoise23.c, rotating gradients",
+            NoiseName::Value => "surflet value noise",
+            NoiseName::Perlin => "surflet Perlin noise",
+            NoiseName::Simplex => "surflet simplex noise",
+            NoiseName::SimplexValue => "surflet simplex value noise",
+        }
+    }
+
+    /// How a line is laid out, for `--help`.
+    fn columns_help(self) -> String {
+        let dims = self.dims();
+        match (self.extra(), dims.start() == dims.end()) {
+            (Extra::None, true) => ["x", "y", "z", "w"][..*dims.start()].join(","),
+            (Extra::None, false) => "D coordinates".to_string(),
+            (Extra::Periods, _) => "D coordinates, D periods".to_string(),
+            (Extra::Angle, _) => "D coordinates, angle t".to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for NoiseName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The table of names for `surflet sample --help`, built from the same
+/// metadata the parser uses so the two cannot drift apart.
+pub fn help_table() -> String {
+    let mut s = String::new();
+    let row = |s: &mut String, n: NoiseName| {
+        let d = n.dims();
+        let dims = if d.start() == d.end() {
+            format!("{}D", d.start())
+        } else {
+            format!("{}D-{}D", d.start(), d.end())
+        };
+        let precision = match n.fixed_precision() {
+            Some(Precision::F32) => "f32",
+            Some(Precision::F64) => "f64",
+            None => "f64 (or --f32)",
+        };
+        let gradient = if n.has_gradient() { ", --gradient" } else { "" };
+        let _ = writeln!(
+            s,
+            "  {:<17} {:<6} {:<25} {precision}{gradient}\n  {:<17} {}",
+            n.name(),
+            dims,
+            n.columns_help(),
+            "",
+            n.summary()
+        );
+    };
+    s.push_str("NOISES\n");
+    s.push_str("  name              dims   columns per line          computes in, derivatives\n\n");
+    s.push_str("  Reference ports, bit-exact with the original code (no options apply):\n");
+    for n in NoiseName::ALL.into_iter().filter(|n| n.family().is_none()) {
+        row(&mut s, n);
+    }
+    s.push_str(
+        "\n  The surflet family: seeded, seam-free, analytic gradients\n  \
+         (--seed, --period, --f32 and --gradient apply):\n",
+    );
+    for n in NoiseName::ALL.into_iter().filter(|n| n.family().is_some()) {
+        row(&mut s, n);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_clap() {
+        for n in NoiseName::ALL {
+            assert_eq!(NoiseName::from_str(n.name(), false), Ok(n));
+        }
+        assert_eq!(NoiseName::value_variants().len(), NoiseName::ALL.len());
+    }
+
+    #[test]
+    fn family_names_match_the_library() {
+        for n in NoiseName::ALL {
+            if let Some(k) = n.family() {
+                assert_eq!(NoiseKind::from_name(n.name()), Ok(k));
+            }
+        }
+        assert_eq!(
+            NoiseName::ALL
+                .iter()
+                .filter(|n| n.family().is_some())
+                .count(),
+            NoiseKind::ALL.len()
+        );
+    }
+
+    #[test]
+    fn column_layouts() {
+        assert_eq!(NoiseName::Perlin2002Java.dims_for_columns(3), Some(3));
+        assert_eq!(NoiseName::Perlin2002Java.dims_for_columns(2), None);
+        assert_eq!(NoiseName::Pnoise1234.dims_for_columns(8), Some(4));
+        assert_eq!(NoiseName::Pnoise1234.dims_for_columns(5), None);
+        assert_eq!(NoiseName::Srdnoise23.dims_for_columns(3), Some(2));
+        assert_eq!(NoiseName::Srdnoise23.dims_for_columns(2), None);
+        assert_eq!(NoiseName::Value.dims_for_columns(5), None);
+    }
+}

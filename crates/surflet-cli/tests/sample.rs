@@ -1,0 +1,873 @@
+//! End-to-end tests of `surflet sample`, running the real binary.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, Command as StdCommand, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use surflet::{Noise, NoiseKind};
+
+const BIN: &str = env!("CARGO_BIN_EXE_surflet");
+
+/// How many rows of each golden file are fed through the binary.
+const GOLDEN_ROWS: usize = 20;
+
+fn surflet() -> Command {
+    let mut c = Command::new(BIN);
+    c.timeout(Duration::from_secs(60));
+    c
+}
+
+/// Runs `surflet sample ARGS` on `input`, requires success, returns stdout.
+fn sample_ok(args: &[&str], input: &str) -> String {
+    let out = surflet()
+        .arg("sample")
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "surflet sample {args:?} failed: {}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty(), "unexpected stderr");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Parses output lines into numbers.
+fn parse_output(text: &str) -> Vec<Vec<f64>> {
+    text.lines()
+        .map(|l| {
+            l.split(',')
+                .map(|f| {
+                    f.parse::<f64>()
+                        .unwrap_or_else(|e| panic!("output {l:?}: field {f:?}: {e}"))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn same_bits(a: f64, b: f64) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
+fn assert_rows_equal(context: &str, got: &[Vec<f64>], want: &[Vec<f64>]) {
+    assert_eq!(got.len(), want.len(), "{context}: number of output lines");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            g.len() == w.len() && g.iter().zip(w).all(|(&a, &b)| same_bits(a, b)),
+            "{context}: line {}: got {g:?}, want {w:?}",
+            i + 1
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Reference ports against the golden CSVs.
+
+/// A golden file: its header and raw text rows.
+struct Golden {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+fn golden(file: &str) -> Golden {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../surflet/tests/golden")
+        .join(file);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let split = |l: &str| {
+        l.split(',')
+            .map(|s| s.trim().to_string())
+            .collect::<Vec<_>>()
+    };
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header = split(lines.next().expect("empty golden file"));
+    let rows = lines.take(GOLDEN_ROWS).map(split).collect();
+    Golden { header, rows }
+}
+
+/// Feeds the input columns (everything before `value`) of the first rows of
+/// `file` to `surflet sample NAME`, and checks the output against `value`
+/// (and, with `--gradient`, the derivative columns after it) bit for bit.
+fn check_golden(name: &str, file: &str, gradient: bool) {
+    let g = golden(file);
+    let value = g
+        .header
+        .iter()
+        .position(|h| h == "value")
+        .unwrap_or_else(|| panic!("{file}: no value column"));
+    let input: String = g.rows.iter().map(|r| r[..value].join(",") + "\n").collect();
+    let want: Vec<Vec<f64>> = g
+        .rows
+        .iter()
+        .map(|r| {
+            let outputs = if gradient {
+                &r[value..]
+            } else {
+                &r[value..=value]
+            };
+            outputs.iter().map(|s| s.parse::<f64>().unwrap()).collect()
+        })
+        .collect();
+    let args: &[&str] = if gradient {
+        &[name, "--gradient"]
+    } else {
+        &[name]
+    };
+    let out = sample_ok(args, &input);
+    let context = format!("surflet sample {} < {file}", args.join(" "));
+    assert_rows_equal(&context, &parse_output(&out), &want);
+}
+
+#[test]
+fn perlin2002_anchor_value() {
+    surflet()
+        .args(["sample", "perlin2002-java"])
+        .write_stdin("3.14,42,7\n")
+        .assert()
+        .success()
+        .stdout("0.13691995878400012\n")
+        .stderr("");
+}
+
+#[test]
+fn golden_perlin2002_java() {
+    check_golden("perlin2002-java", "improved_perlin_3d.csv", false);
+}
+
+#[test]
+fn golden_classic2005_java() {
+    check_golden("classic2005-java", "gustavson_classic_3d.csv", false);
+}
+
+#[test]
+fn golden_simplex2012_java() {
+    for d in 2..=4 {
+        check_golden(
+            "simplex2012-java",
+            &format!("gustavson_simplex_{d}d.csv"),
+            false,
+        );
+    }
+}
+
+#[test]
+fn golden_simplex2005_java() {
+    for d in 2..=4 {
+        check_golden(
+            "simplex2005-java",
+            &format!("gustavson_simplex2005_{d}d.csv"),
+            false,
+        );
+    }
+}
+
+#[test]
+fn golden_noise1234() {
+    for d in 1..=4 {
+        check_golden("noise1234", &format!("noise1234_{d}d.csv"), false);
+    }
+}
+
+#[test]
+fn golden_pnoise1234() {
+    for d in 1..=4 {
+        check_golden("pnoise1234", &format!("pnoise1234_{d}d_period.csv"), false);
+    }
+}
+
+#[test]
+fn golden_snoise1234() {
+    for d in 1..=4 {
+        check_golden("snoise1234", &format!("snoise1234_{d}d.csv"), false);
+    }
+}
+
+#[test]
+fn golden_sdnoise1234() {
+    for d in 1..=4 {
+        let file = format!("sdnoise_{d}d.csv");
+        check_golden("sdnoise1234", &file, false);
+        check_golden("sdnoise1234", &file, true);
+    }
+}
+
+#[test]
+fn golden_srdnoise23() {
+    for d in 2..=3 {
+        let file = format!("srdnoise_{d}d.csv");
+        check_golden("srdnoise23", &file, false);
+        check_golden("srdnoise23", &file, true);
+    }
+}
+
+/// The whole Java file, special rows included: exercises Java's number
+/// formatting (`1.0000000000000000e-09`, `-0.0000000000000000`) and huge
+/// coordinates on the way in.
+#[test]
+fn golden_perlin2002_java_every_row() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../surflet/tests/golden/improved_perlin_3d.csv");
+    let text = std::fs::read_to_string(path).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let input: String = rows.iter().map(|r| r[..3].join(",") + "\n").collect();
+    let want: Vec<Vec<f64>> = rows.iter().map(|r| vec![r[3].parse().unwrap()]).collect();
+    let out = sample_ok(&["perlin2002-java"], &input);
+    assert_rows_equal("improved_perlin_3d.csv", &parse_output(&out), &want);
+}
+
+// ---------------------------------------------------------------------------
+// The family against the library.
+
+/// Deterministic coordinate texts: random decimals of several magnitudes plus
+/// special values, as a script might write them.
+fn coordinate_texts(dims: usize, count: usize, mut state: u64) -> Vec<Vec<String>> {
+    let mut next = move || {
+        // SplitMix64.
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let specials = [
+        "0", "-0", "1", "-1", "0.5", "2.5", "1e-9", "255.999", "-256", "65536.25", "1e6",
+    ];
+    let mut rows: Vec<Vec<String>> = (0..count)
+        .map(|i| {
+            (0..dims)
+                .map(|_| {
+                    let u = (next() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+                    match i % 4 {
+                        0 => format!("{:?}", -300.0 + 600.0 * u),
+                        1 => format!("{:?}", -2.0 + 4.0 * u),
+                        2 => format!("{:.3}", -50.0 + 100.0 * u),
+                        _ => specials[(next() % specials.len() as u64) as usize].to_string(),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    rows.push(vec!["NaN".to_string(); dims]);
+    rows.push(vec!["inf".to_string(); dims]);
+    rows
+}
+
+/// What the library gives for the points in `texts`, parsed as the CLI
+/// must parse them.
+fn family_expected<const D: usize>(
+    kind: NoiseKind,
+    seed: u64,
+    period: Option<&[u32]>,
+    f32: bool,
+    gradient: bool,
+    texts: &[Vec<String>],
+) -> Vec<Vec<f64>> {
+    let mut noise = Noise::<D>::new(kind, seed);
+    if let Some(p) = period {
+        noise = noise.with_period(p.try_into().unwrap()).unwrap();
+    }
+    texts
+        .iter()
+        .map(|row| {
+            let (value, grad): (f64, Vec<f64>) = if f32 {
+                let p: [f32; D] = std::array::from_fn(|a| row[a].parse::<f32>().unwrap());
+                let s = noise.sample(p);
+                (
+                    s.value.into(),
+                    s.gradient.iter().map(|&g| g.into()).collect(),
+                )
+            } else {
+                let p: [f64; D] = std::array::from_fn(|a| row[a].parse::<f64>().unwrap());
+                let s = noise.sample(p);
+                (s.value, s.gradient.to_vec())
+            };
+            let mut out = vec![value];
+            if gradient {
+                out.extend(grad);
+            }
+            out
+        })
+        .collect()
+}
+
+fn check_family(
+    kind: NoiseKind,
+    dims: usize,
+    seed: Option<u64>,
+    period: Option<&[u32]>,
+    f32: bool,
+    gradient: bool,
+) {
+    let texts = coordinate_texts(dims, 40, 0xC0FFEE + dims as u64);
+    let input: String = texts.iter().map(|r| r.join(",") + "\n").collect();
+    let mut args = vec![kind.name().to_string()];
+    if let Some(s) = seed {
+        args.push("--seed".into());
+        args.push(s.to_string());
+    }
+    if let Some(p) = period {
+        args.push(format!(
+            "--period={}",
+            p.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+        ));
+    }
+    if f32 {
+        args.push("--f32".into());
+    }
+    if gradient {
+        args.push("--gradient".into());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let seed = seed.unwrap_or(0);
+    let want = match dims {
+        1 => family_expected::<1>(kind, seed, period, f32, gradient, &texts),
+        2 => family_expected::<2>(kind, seed, period, f32, gradient, &texts),
+        3 => family_expected::<3>(kind, seed, period, f32, gradient, &texts),
+        4 => family_expected::<4>(kind, seed, period, f32, gradient, &texts),
+        _ => unreachable!(),
+    };
+    let out = sample_ok(&args, &input);
+    assert_rows_equal(
+        &format!("surflet sample {}", args.join(" ")),
+        &parse_output(&out),
+        &want,
+    );
+}
+
+#[test]
+fn family_matches_library() {
+    const PERIODS: [u32; 4] = [8, 6, 4, 10];
+    for kind in NoiseKind::ALL {
+        for dims in 1..=4 {
+            for f32 in [false, true] {
+                check_family(kind, dims, None, None, f32, false);
+                check_family(kind, dims, Some(0xDEAD_BEEF_1234), None, f32, true);
+                if kind.periodic_dims().contains(&dims) {
+                    check_family(kind, dims, Some(7), Some(&PERIODS[..dims]), f32, true);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn family_default_seed_is_zero() {
+    let input = "0.3,0.7\n-1.25,8.5\n";
+    assert_eq!(
+        sample_ok(&["simplex"], input),
+        sample_ok(&["simplex", "--seed", "0"], input)
+    );
+    assert_ne!(
+        sample_ok(&["simplex"], input),
+        sample_ok(&["simplex", "--seed", "1"], input)
+    );
+}
+
+#[test]
+fn period_accepts_spaces_and_separate_form() {
+    let input = "0.25,0.75\n";
+    let a = sample_ok(&["perlin", "--period", "8, 6"], input);
+    let b = sample_ok(&["perlin", "--period=8,6"], input);
+    assert_eq!(a, b);
+    // Tiling is visible in the output (the offsets are exact in f64).
+    let c = sample_ok(&["perlin", "--period", "8,6"], "8.25,-5.25\n");
+    assert_eq!(a, c);
+}
+
+// ---------------------------------------------------------------------------
+// Input format.
+
+#[test]
+fn separators_are_commas_and_or_whitespace() {
+    let want = sample_ok(&["perlin2002-java"], "1.5,2.25,-3.75\n");
+    for line in [
+        "1.5 2.25 -3.75",
+        "1.5, 2.25, -3.75",
+        "1.5\t2.25\t-3.75",
+        "  1.5 ,2.25\t,  -3.75  ",
+        "1.5,2.25,-3.75\r",
+        "1.5 \t 2.25,\t-3.75",
+    ] {
+        assert_eq!(
+            sample_ok(&["perlin2002-java"], &format!("{line}\n")),
+            want,
+            "{line:?}"
+        );
+    }
+    // The last line needs no newline.
+    assert_eq!(sample_ok(&["perlin2002-java"], "1.5 2.25 -3.75"), want);
+}
+
+#[test]
+fn blank_lines_are_skipped() {
+    let one = sample_ok(&["perlin2002-java"], "1.5,2.25,-3.75\n");
+    let out = sample_ok(
+        &["perlin2002-java"],
+        "\n   \n1.5,2.25,-3.75\n\n\t\r\n1.5 2.25 -3.75\n\n",
+    );
+    assert_eq!(out, one.repeat(2));
+}
+
+#[test]
+fn empty_input_gives_empty_output() {
+    for input in ["", "\n\n  \n"] {
+        for name in ["perlin2002-java", "pnoise1234", "simplex"] {
+            surflet()
+                .args(["sample", name])
+                .write_stdin(input)
+                .assert()
+                .success()
+                .stdout("")
+                .stderr("");
+        }
+    }
+}
+
+#[test]
+fn special_values_print_as_nan_and_inf() {
+    // Family noises give NaN for non-finite input.
+    assert_eq!(
+        sample_ok(&["perlin", "--gradient"], "NaN,1\ninf,1\n"),
+        "NaN,NaN,NaN\nNaN,NaN,NaN\n"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Errors.
+
+fn sample_fails(args: &[&str], input: &str, code: i32) -> (String, String) {
+    let out = surflet()
+        .arg("sample")
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "surflet sample {args:?}: stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (String::from_utf8(out.stdout).unwrap(), stderr)
+}
+
+#[test]
+fn wrong_column_count_names_the_line() {
+    let (stdout, stderr) = sample_fails(&["perlin2002-java"], "1,2,3\n4,5,6\n7,8\n9,10,11\n", 1);
+    assert_eq!(
+        stderr,
+        "error: line 3: expected 3 columns (as on line 1), found 2\n"
+    );
+    // Lines before the bad one were answered; none after it.
+    assert_eq!(stdout.lines().count(), 2);
+
+    // Blank lines count in line numbers.
+    let (_, stderr) = sample_fails(&["value"], "\n1,2\n\n1,2,3\n", 1);
+    assert_eq!(
+        stderr,
+        "error: line 4: expected 2 columns (as on line 2), found 3\n"
+    );
+
+    // Too many columns, beyond the most any noise takes.
+    let (_, stderr) = sample_fails(&["value"], "1\n1 2 3 4 5 6 7 8 9 10\n", 1);
+    assert_eq!(
+        stderr,
+        "error: line 2: expected 1 column (as on line 1), found 10\n"
+    );
+}
+
+#[test]
+fn unparsable_field_names_line_and_field() {
+    let (_, stderr) = sample_fails(&["perlin2002-java"], "1,2,3\n1,abc,3\n", 1);
+    assert_eq!(stderr, "error: line 2: field 2 (\"abc\") is not a number\n");
+
+    let (_, stderr) = sample_fails(&["value"], "1,2\n1,,2\n", 1);
+    assert_eq!(
+        stderr,
+        "error: line 2: expected 2 columns (as on line 1), found 3\n"
+    );
+
+    let (_, stderr) = sample_fails(&["noise1234"], "1,2,\n", 1);
+    assert_eq!(stderr, "error: line 1: field 3 is empty\n");
+
+    let (_, stderr) = sample_fails(&["simplex", "--f32"], "0.5 1e400x\n", 1);
+    assert_eq!(
+        stderr,
+        "error: line 1: field 2 (\"1e400x\") is not a number\n"
+    );
+
+    let (_, stderr) = sample_fails(&["simplex"], "0.5 1\n\u{2212}1 2\n", 1);
+    assert!(stderr.starts_with("error: line 2: field 1 ("), "{stderr}");
+}
+
+#[test]
+fn invalid_utf8_names_the_line() {
+    let out = surflet()
+        .args(["sample", "simplex"])
+        .write_stdin(b"1,2\n\xff,2\n".as_slice())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: line 2: not valid UTF-8\n"
+    );
+}
+
+#[test]
+fn unsupported_dimension_is_an_error() {
+    let (stdout, stderr) = sample_fails(&["perlin2002-java"], "1,2\n", 1);
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.starts_with("error: line 1: perlin2002-java takes 3 columns"),
+        "{stderr}"
+    );
+
+    let (_, stderr) = sample_fails(&["simplex2012-java"], "\n0.5\n", 1);
+    assert!(
+        stderr.starts_with("error: line 2: simplex2012-java takes 2, 3 or 4 columns"),
+        "{stderr}"
+    );
+
+    let (_, stderr) = sample_fails(&["srdnoise23"], "1,2\n", 1);
+    assert!(
+        stderr.contains("line 1: srdnoise23 takes 3 or 4 columns"),
+        "{stderr}"
+    );
+
+    let (_, stderr) = sample_fails(&["pnoise1234"], "1,2,3\n", 1);
+    assert!(
+        stderr.contains("line 1: pnoise1234 takes 2, 4, 6 or 8 columns"),
+        "{stderr}"
+    );
+
+    let (_, stderr) = sample_fails(&["value"], "1,2,3,4,5\n", 1);
+    assert!(
+        stderr.contains("line 1: value takes 1, 2, 3 or 4 columns"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn unknown_name_lists_the_names() {
+    let (_, stderr) = sample_fails(&["perlin2002"], "", 2);
+    for name in [
+        "perlin2002-java",
+        "simplex2012-java",
+        "simplex2005-java",
+        "classic2005-java",
+        "noise1234",
+        "pnoise1234",
+        "snoise1234",
+        "sdnoise1234",
+        "srdnoise23",
+        "value",
+        "perlin",
+        "simplex",
+        "simplex-value",
+    ] {
+        assert!(stderr.contains(name), "{name} missing from: {stderr}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    surflet().assert().code(2);
+    surflet().arg("sample").assert().code(2);
+    surflet()
+        .args(["sample", "value", "--bogus"])
+        .assert()
+        .code(2);
+    surflet()
+        .args(["sample", "value", "--seed", "-1"])
+        .assert()
+        .code(2);
+    surflet()
+        .args(["sample", "value", "--period", "4,x"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn inapplicable_flags_are_usage_errors() {
+    for (args, flag) in [
+        (&["perlin2002-java", "--seed", "1"][..], "--seed"),
+        (&["noise1234", "--seed", "0"][..], "--seed"),
+        (&["snoise1234", "--period", "4"][..], "--period"),
+        (&["classic2005-java", "--f32"][..], "--f32"),
+        (&["noise1234", "--gradient"][..], "--gradient"),
+        (&["perlin2002-java", "--gradient"][..], "--gradient"),
+        (&["pnoise1234", "--gradient"][..], "--gradient"),
+    ] {
+        let (stdout, stderr) = sample_fails(args, "1,2,3\n", 2);
+        assert!(stdout.is_empty());
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        assert!(stderr.contains(flag), "{args:?}: {stderr}");
+        assert!(stderr.contains(args[0]), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn pnoise1234_periods_must_be_nonzero_integers() {
+    // The bad line comes first so that this test does not depend on the port.
+    let (stdout, stderr) = sample_fails(&["pnoise1234"], "\n1.5,0\n", 1);
+    assert!(stdout.is_empty());
+    assert_eq!(
+        stderr,
+        "error: line 2: field 2 is a period of 0 (periods must be non-zero)\n"
+    );
+    let (_, stderr) = sample_fails(&["pnoise1234"], "1.5,2.5,4,2.5\n", 1);
+    assert_eq!(
+        stderr,
+        "error: line 1: field 4 (\"2.5\") is not an integer period\n"
+    );
+    let (_, stderr) = sample_fails(&["pnoise1234"], "1.5,3000000000\n", 1);
+    assert_eq!(
+        stderr,
+        "error: line 1: field 2 (\"3000000000\") is out of range for a period (i32)\n"
+    );
+}
+
+#[test]
+fn pnoise1234_negative_period_is_its_absolute_value() {
+    // C's `%` ignores the divisor's sign.
+    assert_eq!(
+        sample_ok(&["pnoise1234"], "1.5,-7\n-5.5,-1\n"),
+        sample_ok(&["pnoise1234"], "1.5,7\n-5.5,1\n")
+    );
+}
+
+#[test]
+fn family_period_errors_surface_the_library_message() {
+    let odd_y = Noise::<2>::new(NoiseKind::Simplex, 0)
+        .with_period([4, 7])
+        .unwrap_err()
+        .to_string();
+    let (stdout, stderr) = sample_fails(&["simplex", "--period", "4,7"], "1,2\n", 2);
+    assert!(stdout.is_empty());
+    assert!(stderr.starts_with(&format!("error: {odd_y}\n")), "{stderr}");
+
+    let zero = Noise::<1>::new(NoiseKind::Perlin, 0)
+        .with_period([0])
+        .unwrap_err()
+        .to_string();
+    let (_, stderr) = sample_fails(&["perlin", "--period", "0"], "", 2);
+    assert!(stderr.starts_with(&format!("error: {zero}\n")), "{stderr}");
+
+    let four_d = Noise::<4>::new(NoiseKind::SimplexValue, 0)
+        .with_period([4, 4, 4, 4])
+        .unwrap_err()
+        .to_string();
+    let (_, stderr) = sample_fails(&["simplex-value", "--period", "4,4,4,4"], "", 2);
+    assert!(
+        stderr.starts_with(&format!("error: {four_d}\n")),
+        "{stderr}"
+    );
+
+    let (_, stderr) = sample_fails(&["value", "--period", "4,4,4,4,4"], "", 2);
+    assert!(stderr.contains("1 to 4 values"), "{stderr}");
+
+    // The period fixes D; a line of another dimension is bad input.
+    let (_, stderr) = sample_fails(&["value", "--period", "4,4"], "1,2,3\n", 1);
+    assert_eq!(
+        stderr,
+        "error: line 1: expected 2 columns (one per --period value), found 3\n"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Help.
+
+#[test]
+fn help_documents_the_contract() {
+    let out = surflet().args(["sample", "--help"]).output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    for needle in [
+        "Blank lines",
+        "skipped",
+        "--gradient",
+        "--seed",
+        "--period",
+        "--f32",
+        "D integer periods",
+        "angle t",
+        "already been",
+        "EXIT STATUS",
+        "perlin2002-java   3D",
+        "srdnoise23        2D-3D",
+        "simplex-value     1D-4D",
+    ] {
+        assert!(
+            help.contains(needle),
+            "{needle:?} missing from sample --help"
+        );
+    }
+    let out = surflet().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        help.contains("sample") && help.contains("EXIT STATUS"),
+        "{help}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Streaming and volume.
+
+/// Kills the child if a test fails while it is running.
+struct Reaper(Child);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn wait_with_timeout(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(start.elapsed() < limit, "surflet did not exit in {limit:?}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn answers_each_line_while_input_stays_open() {
+    let child = StdCommand::new(BIN)
+        .args(["sample", "perlin2002-java"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = Reaper(child);
+    let mut stdin = child.0.stdin.take().unwrap();
+    let stdout = child.0.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let timeout = Duration::from_secs(20);
+    stdin.write_all(b"3.14,42,7\n").unwrap();
+    stdin.flush().unwrap();
+    assert_eq!(
+        rx.recv_timeout(timeout)
+            .expect("no answer while stdin is open"),
+        "0.13691995878400012"
+    );
+    // A second round trip on the same open pipe.
+    stdin.write_all(b"1 2 3\n").unwrap();
+    stdin.flush().unwrap();
+    assert_eq!(rx.recv_timeout(timeout).unwrap(), "0.0");
+    drop(stdin);
+    let status = wait_with_timeout(&mut child.0, timeout);
+    assert!(status.success(), "{status}");
+}
+
+#[test]
+fn large_input_streams_through() {
+    const LINES: usize = 200_000;
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    {
+        let mut w = std::io::BufWriter::new(file.as_file_mut());
+        for i in 0..LINES {
+            writeln!(w, "{}, {}, {}", i as f64 * 0.013, -(i as f64) * 0.007, 0.5).unwrap();
+        }
+        w.flush().unwrap();
+    }
+    let out = surflet()
+        .args(["sample", "simplex", "--seed", "9"])
+        .pipe_stdin(file.path())
+        .unwrap()
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), LINES);
+    let noise = Noise::<3>::new(NoiseKind::Simplex, 9);
+    let i = LINES - 1;
+    let last: f64 = text.lines().last().unwrap().parse().unwrap();
+    assert_eq!(
+        last,
+        noise.get([i as f64 * 0.013, -(i as f64) * 0.007, 0.5])
+    );
+}
+
+#[test]
+fn closed_output_pipe_exits_quietly() {
+    let child = StdCommand::new(BIN)
+        .args(["sample", "value"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = Reaper(child);
+    let mut stdin = child.0.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // Far more than the pipe buffers hold; fails once surflet exits.
+        let line = b"0.25\n".repeat(1000);
+        for _ in 0..2000 {
+            if stdin.write_all(&line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdout = BufReader::new(child.0.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(!first.is_empty());
+    drop(stdout);
+    let status = wait_with_timeout(&mut child.0, Duration::from_secs(30));
+    writer.join().unwrap();
+    let mut stderr = String::new();
+    child
+        .0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(status.success(), "{status}");
+}
+
+#[test]
+fn help_exits_zero_and_version_works() {
+    surflet()
+        .args(["sample", "-h"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "NAME is one of: perlin2002-java (3D)",
+        ));
+    surflet()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("surflet "));
+}
