@@ -17,8 +17,8 @@ use crate::simd::Simd;
 pub(crate) const PERLIN_SCALE: [f64; 4] = [
     2.0,
     core::f64::consts::SQRT_2,
-    0.964_921_428_552_190_860_359_958_499_351,
-    0.650_794_934_864_538_348_834_377_570_355,
+    0.9649214285521909,
+    0.6507949348645383,
 ];
 
 /// Evaluates value noise (`PERLIN = false`) or Perlin noise at `p`: returns

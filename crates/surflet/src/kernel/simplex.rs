@@ -35,9 +35,9 @@ use crate::simd::Simd;
 /// 8192√3/375; 4D 500√5/27. See `docs/RANGES.md`.
 pub(crate) const SIMPLEX_SCALE: [f64; 4] = [
     64.0 / 27.0,
-    32.990_773_983_039_565_9,
-    37.837_227_241_611_313_3,
-    41.408_666_249_996_113_5,
+    32.99077398303956,
+    37.837227241611316,
+    41.4086662499961,
 ];
 
 /// Simplex value noise scale: the falloff peaks at a lattice point, where it
@@ -148,7 +148,7 @@ pub(crate) fn simplex1<S: Simd, const VALUE: bool, const PERIODIC: bool>(
     finish_sum::<S, 1, VALUE>(s, acc, &p, [1.0])
 }
 
-const F2: f64 = 0.366_025_403_784_438_6; // (√3 − 1) / 2
+const F2: f64 = 0.366_025_403_784_438_65; // (√3 − 1) / 2
 const G2: f64 = 0.211_324_865_405_187_1; // (3 − √3) / 6
 
 /// 2D on the classic equilateral lattice.
@@ -203,7 +203,7 @@ pub(crate) fn simplex2<S: Simd, const VALUE: bool>(
 
 /// √(2/3): the edge length of the classic 2D lattice, used as the horizontal
 /// edge of the hexagonal lattice.
-const HEX_SX: f64 = 0.816_496_580_927_726_1;
+const HEX_SX: f64 = 0.816_496_580_927_726;
 /// √(1/2) = √(2/3)·√3/2: the row height of that equilateral lattice.
 const HEX_SY: f64 = core::f64::consts::FRAC_1_SQRT_2;
 
