@@ -25,7 +25,12 @@ fn at_2_40<const D: usize>() {
                 sign * (2f64.powi(40) + rng.random_range(0.0..1000.0))
             });
             let s = noise.sample(p);
-            assert!(s.value.abs() <= 1.0, "{} at {p:?}: {}", noise.kind(), s.value);
+            assert!(
+                s.value.abs() <= 1.0,
+                "{} at {p:?}: {}",
+                noise.kind(),
+                s.value
+            );
             let h = 2f64.powi(-9);
             for a in 0..D {
                 let (mut lo, mut hi) = (p, p);
@@ -35,7 +40,10 @@ fn at_2_40<const D: usize>() {
                 worst = worst.max((fd - s.gradient[a]).abs());
             }
         }
-        println!("{} {D}D at 2^40: worst |gradient - difference quotient| {worst:.2e}", noise.kind());
+        println!(
+            "{} {D}D at 2^40: worst |gradient - difference quotient| {worst:.2e}",
+            noise.kind()
+        );
         // Truncation error of a 2^-9 step, not a discontinuity (a jump of
         // even 1e-3 would show as 0.25 here).
         assert!(worst < 2e-3, "{} {D}D: {worst}", noise.kind());
@@ -135,9 +143,8 @@ fn f32_precision_by_magnitude() {
         for kind in NoiseKind::ALL {
             let n = Noise::<3>::new(kind, 5);
             for _ in 0..3000 {
-                let p32: [f32; 3] = core::array::from_fn(|_| {
-                    (2f64.powi(k) * rng.random_range(0.5..1.0)) as f32
-                });
+                let p32: [f32; 3] =
+                    core::array::from_fn(|_| (2f64.powi(k) * rng.random_range(0.5..1.0)) as f32);
                 let a = n.get(p32) as f64;
                 let b = n.get(p32.map(f64::from));
                 worst = worst.max((a - b).abs());
@@ -147,7 +154,11 @@ fn f32_precision_by_magnitude() {
         // At 2^12 (4096) and below, f32 agrees with f64 far inside 1e-4;
         // beyond, the error stays below what one ulp of the input itself
         // moves the value (|gradient| <= 10 times ulp = 2^(k-23)).
-        let bound = if k <= 12 { 1e-4 } else { 10.0 * 2f64.powi(k - 23) };
+        let bound = if k <= 12 {
+            1e-4
+        } else {
+            10.0 * 2f64.powi(k - 23)
+        };
         assert!(worst <= bound, "2^{k}: {worst} > {bound}");
     }
 }
