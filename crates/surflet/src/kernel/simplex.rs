@@ -456,3 +456,91 @@ pub(crate) fn simplex4<S: Simd, const VALUE: bool>(
     surflet::<S, 4, VALUE>(s, h, d, 0.5, &mut acc);
     finish_sum::<S, 4, VALUE>(s, acc, &p, [1.0; 4])
 }
+
+#[cfg(test)]
+mod tests {
+    //! The geometry that makes radius² ½ seam-free: in every lattice used
+    //! here, each vertex of a simplex is exactly √½ from the opposite facet,
+    //! so a surflet vanishes (with two derivatives) on that facet.
+    use super::*;
+
+    /// Squared distance from `p` to the affine hull of `others`.
+    fn dist2_to_hull(p: &[f64], others: &[Vec<f64>]) -> f64 {
+        let o = &others[0];
+        let mut basis: Vec<Vec<f64>> = Vec::new();
+        for q in &others[1..] {
+            let mut v: Vec<f64> = q.iter().zip(o).map(|(a, b)| a - b).collect();
+            for b in &basis {
+                let d: f64 = v.iter().zip(b).map(|(x, y)| x * y).sum();
+                v.iter_mut().zip(b).for_each(|(x, y)| *x -= d * y);
+            }
+            let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+            basis.push(v.into_iter().map(|x| x / n).collect());
+        }
+        let mut r: Vec<f64> = p.iter().zip(o).map(|(a, b)| a - b).collect();
+        for b in &basis {
+            let d: f64 = r.iter().zip(b).map(|(x, y)| x * y).sum();
+            r.iter_mut().zip(b).for_each(|(x, y)| *x -= d * y);
+        }
+        r.iter().map(|x| x * x).sum()
+    }
+
+    fn heights(vertices: &[Vec<f64>]) -> Vec<f64> {
+        (0..vertices.len())
+            .map(|k| {
+                let others: Vec<Vec<f64>> = (0..vertices.len())
+                    .filter(|&j| j != k)
+                    .map(|j| vertices[j].clone())
+                    .collect();
+                dist2_to_hull(&vertices[k], &others)
+            })
+            .collect()
+    }
+
+    fn unskew(steps: &[Vec<f64>], g: f64) -> Vec<Vec<f64>> {
+        steps
+            .iter()
+            .map(|v| {
+                let s: f64 = v.iter().sum();
+                v.iter().map(|x| x - s * g).collect()
+            })
+            .collect()
+    }
+
+    fn assert_half(name: &str, h: Vec<f64>) {
+        for x in h {
+            assert!((x - 0.5).abs() < 1e-12, "{name}: height² {x}");
+        }
+    }
+
+    #[test]
+    fn every_simplex_height_is_sqrt_half() {
+        let v2 = vec![vec![0.0, 0.0], vec![1.0, 0.0], vec![1.0, 1.0]];
+        assert_half("2D classic", heights(&unskew(&v2, G2)));
+
+        let hex: Vec<Vec<f64>> = [[0.0, 0.0], [1.0, 0.0], [0.5, 1.0]]
+            .iter()
+            .map(|p| vec![p[0] * HEX_SX, p[1] * HEX_SY])
+            .collect();
+        assert_half("2D hexagonal (equilateral frame)", heights(&hex));
+
+        let mi =
+            |u: f64, v: f64, w: f64| vec![(v + w - u) / 2.0, (u + w - v) / 2.0, (u + v - w) / 2.0];
+        let bcc = vec![
+            mi(0.0, 0.0, 0.0),
+            mi(1.0, 0.0, 0.0),
+            mi(1.0, 1.0, 0.0),
+            mi(1.0, 1.0, 1.0),
+        ];
+        assert_half("3D body-centred cubic", heights(&bcc));
+
+        let v4 = vec![
+            vec![0.0; 4],
+            vec![1.0, 0.0, 0.0, 0.0],
+            vec![1.0, 1.0, 0.0, 0.0],
+            vec![1.0, 1.0, 1.0, 0.0],
+            vec![1.0; 4],
+        ];
+        assert_half("4D classic", heights(&unskew(&v4, G4)));
+    }
+}
