@@ -397,7 +397,10 @@ fn fill_loop<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool>(
     let l = S::LANES;
     let mut i = 0;
     while i + l <= n {
-        let p: [S::F; D] = core::array::from_fn(|a| s.load(&coords[a][i..]));
+        let mut p = [s.zero(); D];
+        for a in 0..D {
+            p[a] = s.load(&coords[a][i..]);
+        }
         let (v, g) = K::eval(s, field, p);
         s.store(v, &mut out[i..]);
         if let (true, Some(gr)) = (GRAD, gradient.as_mut()) {
@@ -413,7 +416,10 @@ fn fill_loop<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool>(
         for a in 0..D {
             buf[a][..rest].copy_from_slice(&coords[a][i..]);
         }
-        let p: [S::F; D] = core::array::from_fn(|a| s.load(&buf[a]));
+        let mut p = [s.zero(); D];
+        for a in 0..D {
+            p[a] = s.load(&buf[a]);
+        }
         let (v, g) = K::eval(s, field, p);
         let mut tmp = [S::E::ZERO; 16];
         s.store(v, &mut tmp);

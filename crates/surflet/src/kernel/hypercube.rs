@@ -123,29 +123,28 @@ pub(crate) fn hypercube<S: Simd, const D: usize, const PERLIN: bool, const PERIO
     }
 
     let nan = poison(s, &p);
-    let scale = PERLIN.then(|| s.c(PERLIN_SCALE[D - 1] * MARGIN));
-    let finish_one = |v: S::F| {
-        let v = match scale {
-            Some(k) => s.mul(v, k),
-            None => v,
-        };
-        s.add(v, nan)
-    };
     let mut g = [zero; D];
-    for a in 0..D {
-        g[a] = finish_one(grad[0][a]);
+    if PERLIN {
+        let k = s.c(PERLIN_SCALE[D - 1] * MARGIN);
+        for a in 0..D {
+            g[a] = s.add(s.mul(grad[0][a], k), nan);
+        }
+        (s.add(s.mul(val[0], k), nan), g)
+    } else {
+        for a in 0..D {
+            g[a] = s.add(grad[0][a], nan);
+        }
+        (s.add(val[0], nan), g)
     }
-    (finish_one(val[0]), g)
 }
 
 #[inline(always)]
 fn gradient<S: Simd, const D: usize>(s: S, h: S::U) -> [S::F; D] {
-    let mut out = [s.zero(); D];
+    let z = s.zero();
     match D {
-        1 => out.copy_from_slice(&super::grad1(s, h)),
-        2 => out.copy_from_slice(&super::grad2(s, h)),
-        3 => out.copy_from_slice(&super::grad3_edges(s, h)),
-        _ => out.copy_from_slice(&super::grad4_edges(s, h)),
+        1 => super::resize(&super::grad1(s, h), z),
+        2 => super::resize(&super::grad2(s, h), z),
+        3 => super::resize(&super::grad3_edges(s, h), z),
+        _ => super::resize(&super::grad4_edges(s, h), z),
     }
-    out
 }

@@ -198,8 +198,8 @@ pub(crate) fn mul_split<S: Simd>(s: S, k: S::F, c: f64) -> (S::F, S::F) {
 #[inline(always)]
 pub(crate) fn poison<S: Simd, const D: usize>(s: S, p: &[S::F; D]) -> S::F {
     let mut acc = s.sub(p[0], p[0]);
-    for x in p.iter().skip(1) {
-        acc = s.add(acc, s.sub(*x, *x));
+    for a in 1..D {
+        acc = s.add(acc, s.sub(p[a], p[a]));
     }
     acc
 }
@@ -236,18 +236,27 @@ pub(crate) fn grad2<S: Simd>(s: S, h: S::U) -> [S::F; 2] {
     [s.flip(sx, gx), s.flip(b30, gy)]
 }
 
+/// One gradient component: `magnitude`, or zero on the zero axis, with the
+/// sign taken from `sign_bit` of the hash. (A function, not a closure: hot
+/// code must inline into the `#[target_feature]` entry points, and only
+/// `#[inline(always)]` functions are guaranteed to.)
+#[inline(always)]
+fn component<S: Simd>(s: S, h: S::U, zero_axis: S::U, axis: u32, mag: S::F, sign_bit: u32) -> S::F {
+    let m = s.select(s.u_is(zero_axis, axis), s.zero(), mag);
+    s.flip(s.u_any_bit(h, sign_bit), m)
+}
+
 /// 3D Perlin: the 12 cube-edge midpoints (±1, ±1, 0) and permutations,
 /// Perlin's own set, each with probability 1/12 (to within 2^-22).
 #[inline(always)]
 pub(crate) fn grad3_edges<S: Simd>(s: S, h: S::U) -> [S::F; 3] {
     let zero_axis = three_way(s, h);
     let one = s.c(1.0);
-    let zero = s.zero();
-    let comp = |axis: u32, sign_bit: u32| {
-        let mag = s.select(s.u_is(zero_axis, axis), zero, one);
-        s.flip(s.u_any_bit(h, sign_bit), mag)
-    };
-    [comp(0, 1 << 8), comp(1, 1 << 9), comp(2, 1 << 10)]
+    [
+        component(s, h, zero_axis, 0, one, 1 << 8),
+        component(s, h, zero_axis, 1, one, 1 << 9),
+        component(s, h, zero_axis, 2, one, 1 << 10),
+    ]
 }
 
 /// 4D Perlin: the 32 hypercube-edge midpoints (0, ±1, ±1, ±1) and
@@ -256,16 +265,11 @@ pub(crate) fn grad3_edges<S: Simd>(s: S, h: S::U) -> [S::F; 3] {
 pub(crate) fn grad4_edges<S: Simd>(s: S, h: S::U) -> [S::F; 4] {
     let zero_axis = s.u_shr::<30>(h);
     let one = s.c(1.0);
-    let zero = s.zero();
-    let comp = |axis: u32, sign_bit: u32| {
-        let mag = s.select(s.u_is(zero_axis, axis), zero, one);
-        s.flip(s.u_any_bit(h, sign_bit), mag)
-    };
     [
-        comp(0, 1 << 26),
-        comp(1, 1 << 27),
-        comp(2, 1 << 28),
-        comp(3, 1 << 29),
+        component(s, h, zero_axis, 0, one, 1 << 26),
+        component(s, h, zero_axis, 1, one, 1 << 27),
+        component(s, h, zero_axis, 2, one, 1 << 28),
+        component(s, h, zero_axis, 3, one, 1 << 29),
     ]
 }
 
@@ -282,12 +286,11 @@ pub(crate) fn grad3_catlike<S: Simd>(s: S, h: S::U) -> [S::F; 3] {
         s.c(0.577_350_269_189_625_7),
         s.c(core::f64::consts::FRAC_1_SQRT_2),
     );
-    let zero = s.zero();
-    let comp = |axis: u32, sign_bit: u32| {
-        let m = s.select(s.u_is(kind, axis), zero, mag);
-        s.flip(s.u_any_bit(h, sign_bit), m)
-    };
-    [comp(0, 1 << 27), comp(1, 1 << 28), comp(2, 1 << 29)]
+    [
+        component(s, h, kind, 0, mag, 1 << 27),
+        component(s, h, kind, 1, mag, 1 << 28),
+        component(s, h, kind, 2, mag, 1 << 29),
+    ]
 }
 
 /// 4D simplex: 48 unit vectors — the 32 edge directions (0, ±1, ±1, ±1)/√3
@@ -301,17 +304,26 @@ pub(crate) fn grad4_simplex<S: Simd>(s: S, h: S::U) -> [S::F; 4] {
     let zero_axis = s.u_add(s.u_add(group, group), low);
     let corner = s.u_is(group, 2);
     let mag = s.select(corner, s.c(0.5), s.c(0.577_350_269_189_625_7));
-    let zero = s.zero();
-    let comp = |axis: u32, sign_bit: u32| {
-        let m = s.select(s.u_is(zero_axis, axis), zero, mag);
-        s.flip(s.u_any_bit(h, sign_bit), m)
-    };
     [
-        comp(0, 1 << 9),
-        comp(1, 1 << 10),
-        comp(2, 1 << 11),
-        comp(3, 1 << 12),
+        component(s, h, zero_axis, 0, mag, 1 << 9),
+        component(s, h, zero_axis, 1, mag, 1 << 10),
+        component(s, h, zero_axis, 2, mag, 1 << 11),
+        component(s, h, zero_axis, 3, mag, 1 << 12),
     ]
+}
+
+/// Copies the first `N` lanes of `src` into an `N`-array (for the kernels'
+/// `D`-generic code, `N == D` wherever it runs). A loop, not
+/// `copy_from_slice` or `array::from_fn`, which compile to out-of-line calls.
+#[inline(always)]
+pub(crate) fn resize<T: Copy, const M: usize, const N: usize>(src: &[T; M], fill: T) -> [T; N] {
+    let mut out = [fill; N];
+    let mut i = 0;
+    while i < N && i < M {
+        out[i] = src[i];
+        i += 1;
+    }
+    out
 }
 
 #[inline(always)]

@@ -1,9 +1,9 @@
 //! Static kernel selection: one zero-sized type per (noise, periodic) pair, so
 //! a batch loop is monomorphised for exactly one kernel.
 
-use super::Field;
 use super::hypercube::hypercube;
 use super::simplex::{simplex1, simplex2, simplex2_hex, simplex3, simplex4};
+use super::{Field, resize};
 use crate::simd::Simd;
 
 /// A noise kernel in `D` dimensions.
@@ -34,47 +34,36 @@ impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
     }
 }
 
-/// Copies the first `N` entries (`N == D` in every arm actually taken).
-#[inline(always)]
-fn take<T: Copy, const D: usize, const N: usize>(p: &[T; D]) -> [T; N] {
-    core::array::from_fn(|i| p[i])
-}
-
 #[inline(always)]
 fn simplex_family<S: Simd, const D: usize, const VALUE: bool, const P: bool>(
     s: S,
     field: &Field<S>,
     p: [S::F; D],
 ) -> (S::F, [S::F; D]) {
-    let mut g = [s.zero(); D];
-    let v = match D {
+    let z = s.zero();
+    match D {
         1 => {
-            let (v, d) = simplex1::<S, VALUE, P>(s, field, take(&p));
-            g.copy_from_slice(&d);
-            v
+            let (v, d) = simplex1::<S, VALUE, P>(s, field, resize(&p, z));
+            (v, resize(&d, z))
         }
         2 => {
             let (v, d) = if P {
-                simplex2_hex::<S, VALUE>(s, field, take(&p))
+                simplex2_hex::<S, VALUE>(s, field, resize(&p, z))
             } else {
-                simplex2::<S, VALUE>(s, field, take(&p))
+                simplex2::<S, VALUE>(s, field, resize(&p, z))
             };
-            g.copy_from_slice(&d);
-            v
+            (v, resize(&d, z))
         }
         3 => {
-            let (v, d) = simplex3::<S, VALUE, P>(s, field, take(&p));
-            g.copy_from_slice(&d);
-            v
+            let (v, d) = simplex3::<S, VALUE, P>(s, field, resize(&p, z));
+            (v, resize(&d, z))
         }
         // Periodic 4D is rejected when the noise is configured.
         _ => {
-            let (v, d) = simplex4::<S, VALUE>(s, field, take(&p));
-            g.copy_from_slice(&d);
-            v
+            let (v, d) = simplex4::<S, VALUE>(s, field, resize(&p, z));
+            (v, resize(&d, z))
         }
-    };
-    (v, g)
+    }
 }
 
 impl<const D: usize, const P: bool> Kernel<D> for SimplexK<P> {

@@ -81,14 +81,13 @@ fn surflet<S: Simd, const D: usize, const VALUE: bool>(
 
 #[inline(always)]
 fn gradient<S: Simd, const D: usize>(s: S, h: S::U) -> [S::F; D] {
-    let mut out = [s.zero(); D];
+    let z = s.zero();
     match D {
-        1 => out.copy_from_slice(&super::grad1(s, h)),
-        2 => out.copy_from_slice(&super::grad2(s, h)),
-        3 => out.copy_from_slice(&super::grad3_catlike(s, h)),
-        _ => out.copy_from_slice(&super::grad4_simplex(s, h)),
+        1 => super::resize(&super::grad1(s, h), z),
+        2 => super::resize(&super::grad2(s, h), z),
+        3 => super::resize(&super::grad3_catlike(s, h), z),
+        _ => super::resize(&super::grad4_simplex(s, h), z),
     }
-    out
 }
 
 /// Scales the sum and adds NaN for non-finite inputs.
@@ -119,6 +118,42 @@ fn zero_acc<S: Simd, const D: usize>(s: S) -> Acc<S, D> {
     (s.zero(), [s.zero(); D])
 }
 
+/// The cell and fraction of coordinate `a`, reduced by the period if
+/// `PERIODIC`.
+#[inline(always)]
+fn split_axis<S: Simd, const PERIODIC: bool>(
+    s: S,
+    field: &Field<S>,
+    x: S::F,
+    a: usize,
+) -> (S::F, S::F) {
+    if PERIODIC {
+        split_periodic(s, x, field.period_f[a], field.period_inv[a])
+    } else {
+        split(s, x)
+    }
+}
+
+/// The primed coordinate of the next cell along axis `a`: `c + 1`, wrapping
+/// to 0 at the period.
+#[inline(always)]
+fn next_primed<S: Simd, const PERIODIC: bool>(
+    s: S,
+    field: &Field<S>,
+    c: S::U,
+    primed: S::U,
+    a: usize,
+) -> S::U {
+    let prime = s.u_splat(PRIMES[a]);
+    if PERIODIC {
+        let next = s.u_add(c, s.u_splat(1));
+        let at_end = s.u_eq(next, field.period[a]);
+        s.u_mul(s.u_blend(at_end, s.u_splat(0), next), prime)
+    } else {
+        s.u_add(primed, prime)
+    }
+}
+
 /// 1D: the two ends of the unit interval, falloff `(1 − d²)³`.
 #[inline(always)]
 pub(crate) fn simplex1<S: Simd, const VALUE: bool, const PERIODIC: bool>(
@@ -126,21 +161,10 @@ pub(crate) fn simplex1<S: Simd, const VALUE: bool, const PERIODIC: bool>(
     field: &Field<S>,
     p: [S::F; 1],
 ) -> Acc<S, 1> {
-    let (fl, f) = if PERIODIC {
-        split_periodic(s, p[0], field.period_f[0], field.period_inv[0])
-    } else {
-        split(s, p[0])
-    };
+    let (fl, f) = split_axis::<S, PERIODIC>(s, field, p[0], 0);
     let c = s.cell(fl);
-    let prime = s.u_splat(PRIMES[0]);
-    let h0 = s.u_mul(c, prime);
-    let h1 = if PERIODIC {
-        let next = s.u_add(c, s.u_splat(1));
-        let at_end = s.u_eq(next, field.period[0]);
-        s.u_mul(s.u_blend(at_end, s.u_splat(0), next), prime)
-    } else {
-        s.u_add(h0, prime)
-    };
+    let h0 = s.u_mul(c, s.u_splat(PRIMES[0]));
+    let h1 = next_primed::<S, PERIODIC>(s, field, c, h0, 0);
     let mut acc = zero_acc::<S, 1>(s);
     surflet::<S, 1, VALUE>(s, finish(s, s.u_xor(field.key, h0)), [f], 1.0, &mut acc);
     let f1 = s.sub(f, s.c(1.0));
@@ -169,6 +193,8 @@ pub(crate) fn simplex2<S: Simd, const VALUE: bool>(
     let (iy, fy) = split(s, ry);
     let i = s.add(s.add(xi, si), ix);
     let j = s.add(s.add(yi, si), iy);
+    // Offsets are formed from the in-cell fractions, which are exact, so the
+    // corners stay mutually consistent however large the input.
     let t = s.mul(s.add(fx, fy), s.c(G2));
     let (x0, y0) = (s.sub(fx, t), s.sub(fy, t));
     let x_first = s.gt(fx, fy);
@@ -207,6 +233,31 @@ const HEX_SX: f64 = 0.816_496_580_927_726;
 /// √(1/2) = √(2/3)·√3/2: the row height of that equilateral lattice.
 const HEX_SY: f64 = core::f64::consts::FRAC_1_SQRT_2;
 
+/// The finished hash of hexagonal-lattice vertex `(ci + ou, cj + ov)`,
+/// wrapped to its representative in the tile: rows wrap by the (even) y
+/// period, shifting u by half of it; then 2X = 2u − v wraps by twice the x
+/// period.
+#[inline(always)]
+fn hex_vertex<S: Simd>(s: S, field: &Field<S>, ci: S::U, cj: S::U, ou: S::U, ov: S::U) -> S::U {
+    let one = s.u_splat(1);
+    let mut u = s.u_add(ci, ou);
+    let mut v = s.u_add(cj, ov);
+    let row_wraps = s.u_eq(v, field.period[1]);
+    v = s.u_blend(row_wraps, s.u_splat(0), v);
+    u = s.u_blend(row_wraps, s.u_sub(u, field.half_period[1]), u);
+    let mut x2 = s.u_sub(s.u_add(u, u), v);
+    let neg = s.u_gt_signed(s.u_splat(0), x2);
+    x2 = s.u_blend(neg, s.u_add(x2, field.double_period[0]), x2);
+    let high = s.u_gt_signed(x2, s.u_sub(field.double_period[0], one));
+    x2 = s.u_blend(high, s.u_sub(x2, field.double_period[0]), x2);
+    let u = s.u_shr::<1>(s.u_add(x2, v));
+    let h = s.u_xor(
+        s.u_mul(u, s.u_splat(PRIMES[0])),
+        s.u_mul(v, s.u_splat(PRIMES[1])),
+    );
+    finish(s, s.u_xor(field.key, h))
+}
+
 /// 2D periodic, on psrdnoise's hexagonal lattice.
 ///
 /// Lattice points sit at `(u − v/2, v)` for integers `u, v`: rows one unit
@@ -242,39 +293,65 @@ pub(crate) fn simplex2_hex<S: Simd, const VALUE: bool>(
     let dx2 = s.sub(dx0, half);
     let dy2 = s.sub(dy0, one);
     let (kx, ky) = (s.c(HEX_SX), s.c(HEX_SY));
-    let q = |dx: S::F, dy: S::F| [s.mul(dx, kx), s.mul(dy, ky)];
 
-    // Vertex (u, v) = (i + ou, j + ov), wrapped to its representative in the
-    // tile: rows wrap by the (even) y period, shifting u by half of it; then
-    // 2X = 2u − v wraps by twice the x period.
     let (ci, cj) = (s.cell(i), s.cell(j));
     let u1 = s.u_splat(1);
     let step_u = s.u_and(s.m_to_u(right_first), u1);
     let step_v = s.u_xor(step_u, u1);
-    let vertex = |ou: S::U, ov: S::U| {
-        let mut u = s.u_add(ci, ou);
-        let mut v = s.u_add(cj, ov);
-        let row_wraps = s.u_eq(v, field.period[1]);
-        v = s.u_blend(row_wraps, s.u_splat(0), v);
-        u = s.u_blend(row_wraps, s.u_sub(u, field.half_period[1]), u);
-        let mut x2 = s.u_sub(s.u_add(u, u), v);
-        let neg = s.u_gt_signed(s.u_splat(0), x2);
-        x2 = s.u_blend(neg, s.u_add(x2, field.double_period[0]), x2);
-        let high = s.u_gt_signed(x2, s.u_sub(field.double_period[0], u1));
-        x2 = s.u_blend(high, s.u_sub(x2, field.double_period[0]), x2);
-        let u = s.u_shr::<1>(s.u_add(x2, v));
-        let h = s.u_xor(
-            s.u_mul(u, s.u_splat(PRIMES[0])),
-            s.u_mul(v, s.u_splat(PRIMES[1])),
-        );
-        finish(s, s.u_xor(field.key, h))
-    };
     let z = s.u_splat(0);
     let mut acc = zero_acc::<S, 2>(s);
-    surflet::<S, 2, VALUE>(s, vertex(z, z), q(dx0, dy0), 0.5, &mut acc);
-    surflet::<S, 2, VALUE>(s, vertex(step_u, step_v), q(dx1, dy1), 0.5, &mut acc);
-    surflet::<S, 2, VALUE>(s, vertex(u1, u1), q(dx2, dy2), 0.5, &mut acc);
+    let h0 = hex_vertex(s, field, ci, cj, z, z);
+    let q0 = [s.mul(dx0, kx), s.mul(dy0, ky)];
+    surflet::<S, 2, VALUE>(s, h0, q0, 0.5, &mut acc);
+    let h1 = hex_vertex(s, field, ci, cj, step_u, step_v);
+    let q1 = [s.mul(dx1, kx), s.mul(dy1, ky)];
+    surflet::<S, 2, VALUE>(s, h1, q1, 0.5, &mut acc);
+    let h2 = hex_vertex(s, field, ci, cj, u1, u1);
+    let q2 = [s.mul(dx2, kx), s.mul(dy2, ky)];
+    surflet::<S, 2, VALUE>(s, h2, q2, 0.5, &mut acc);
     finish_sum::<S, 2, VALUE>(s, acc, &p, [HEX_SX, HEX_SY])
+}
+
+/// `Mi·(a, b, c)` with `Mi = ½[[-1,1,1],[1,-1,1],[1,1,-1]]`: BCC lattice
+/// coordinates back to space.
+#[inline(always)]
+fn bcc_to_space<S: Simd>(s: S, a: S::F, b: S::F, c: S::F) -> [S::F; 3] {
+    let half = s.c(0.5);
+    [
+        s.mul(s.sub(s.add(b, c), a), half),
+        s.mul(s.sub(s.add(a, c), b), half),
+        s.mul(s.sub(s.add(a, b), c), half),
+    ]
+}
+
+/// The sum of two coordinates as an exact (cell, fraction) pair.
+#[inline(always)]
+fn pair_sum<S: Simd>(s: S, a: (S::F, S::F), b: (S::F, S::F)) -> (S::F, S::F) {
+    let (ci, cf) = split(s, s.add(a.1, b.1));
+    (s.add(s.add(a.0, b.0), ci), cf)
+}
+
+/// The finished hash of the BCC corner at uvw cell `cells + o`.
+#[inline(always)]
+fn bcc_hash<S: Simd, const PERIODIC: bool>(
+    s: S,
+    field: &Field<S>,
+    cells: &[S::U; 3],
+    o: [S::U; 3],
+) -> S::U {
+    let mut n = [
+        s.u_add(cells[0], o[0]),
+        s.u_add(cells[1], o[1]),
+        s.u_add(cells[2], o[2]),
+    ];
+    if PERIODIC {
+        n = wrap_bcc(s, field, n);
+    }
+    let mut h = field.key;
+    for a in 0..3 {
+        h = s.u_xor(h, s.u_mul(n[a], s.u_splat(PRIMES[a])));
+    }
+    finish(s, h)
 }
 
 /// 3D on the axis-aligned body-centred cubic lattice.
@@ -288,72 +365,69 @@ pub(crate) fn simplex3<S: Simd, const VALUE: bool, const PERIODIC: bool>(
     field: &Field<S>,
     p: [S::F; 3],
 ) -> Acc<S, 3> {
-    let parts: [(S::F, S::F); 3] = core::array::from_fn(|a| {
-        if PERIODIC {
-            split_periodic(s, p[a], field.period_f[a], field.period_inv[a])
-        } else {
-            split(s, p[a])
-        }
-    });
+    let px = split_axis::<S, PERIODIC>(s, field, p[0], 0);
+    let py = split_axis::<S, PERIODIC>(s, field, p[1], 1);
+    let pz = split_axis::<S, PERIODIC>(s, field, p[2], 2);
     // uvw = (y + z, x + z, x + y), summed as exact (cell, fraction) pairs.
-    let uvw_of = |a: usize, b: usize| {
-        let (ci, cf) = split(s, s.add(parts[a].1, parts[b].1));
-        (s.add(s.add(parts[a].0, parts[b].0), ci), cf)
-    };
-    let uvw = [uvw_of(1, 2), uvw_of(0, 2), uvw_of(0, 1)];
-    let fl = uvw.map(|v| v.0);
-    let f = uvw.map(|v| v.1);
-    let half = s.c(0.5);
-    // Mi·f with Mi = ½[[-1,1,1],[1,-1,1],[1,1,-1]].
-    let mi = |a: S::F, b: S::F, c: S::F| {
-        [
-            s.mul(s.sub(s.add(b, c), a), half),
-            s.mul(s.sub(s.add(a, c), b), half),
-            s.mul(s.sub(s.add(a, b), c), half),
-        ]
-    };
-    let d0 = mi(f[0], f[1], f[2]);
+    let (ui, fu) = pair_sum(s, py, pz);
+    let (vi, fv) = pair_sum(s, px, pz);
+    let (wi, fw) = pair_sum(s, px, py);
+    let d0 = bcc_to_space(s, fu, fv, fw);
 
     // Rank the fractions (ties broken consistently): the first step goes
     // along the largest, the second along the two largest.
-    let uv = s.ge(f[0], f[1]);
-    let uw = s.ge(f[0], f[2]);
-    let vw = s.ge(f[1], f[2]);
+    let uv = s.ge(fu, fv);
+    let uw = s.ge(fu, fw);
+    let vw = s.ge(fv, fw);
     let t = s.splat_true();
     let (nuv, nuw, nvw) = (s.m_andnot(t, uv), s.m_andnot(t, uw), s.m_andnot(t, vw));
     let o1 = [s.m_and(uv, uw), s.m_and(nuv, vw), s.m_and(nuw, nvw)];
     let o2 = [s.m_or(uv, uw), s.m_or(nuv, vw), s.m_or(nuw, nvw)];
     let one = s.c(1.0);
     let zero = s.zero();
-    let as_f = |m: [S::M; 3]| m.map(|m| s.select(m, one, zero));
-    let offset = |o: [S::F; 3]| {
-        let m = mi(o[0], o[1], o[2]);
-        [s.sub(d0[0], m[0]), s.sub(d0[1], m[1]), s.sub(d0[2], m[2])]
-    };
-    let d1 = offset(as_f(o1));
-    let d2 = offset(as_f(o2));
+    let m1 = bcc_to_space(
+        s,
+        s.select(o1[0], one, zero),
+        s.select(o1[1], one, zero),
+        s.select(o1[2], one, zero),
+    );
+    let m2 = bcc_to_space(
+        s,
+        s.select(o2[0], one, zero),
+        s.select(o2[1], one, zero),
+        s.select(o2[2], one, zero),
+    );
+    let half = s.c(0.5);
+    let d1 = [
+        s.sub(d0[0], m1[0]),
+        s.sub(d0[1], m1[1]),
+        s.sub(d0[2], m1[2]),
+    ];
+    let d2 = [
+        s.sub(d0[0], m2[0]),
+        s.sub(d0[1], m2[1]),
+        s.sub(d0[2], m2[2]),
+    ];
     let d3 = [s.sub(d0[0], half), s.sub(d0[1], half), s.sub(d0[2], half)];
 
-    let cells = fl.map(|v| s.cell(v));
-    let primes = [0, 1, 2].map(|a| s.u_splat(PRIMES[a]));
+    let cells = [s.cell(ui), s.cell(vi), s.cell(wi)];
     let ones = s.u_splat(1);
-    let hash = |o: [S::U; 3]| {
-        // o: per-axis integer offsets 0/1 of the corner in uvw space.
-        let n = [0, 1, 2].map(|a| s.u_add(cells[a], o[a]));
-        let n = if PERIODIC { wrap_bcc(s, field, n) } else { n };
-        let mut h = field.key;
-        for a in 0..3 {
-            h = s.u_xor(h, s.u_mul(n[a], primes[a]));
-        }
-        finish(s, h)
-    };
-    let as_u = |m: [S::M; 3]| m.map(|m| s.u_and(s.m_to_u(m), ones));
     let zu = s.u_splat(0);
+    let mut o1u = [zu; 3];
+    let mut o2u = [zu; 3];
+    for a in 0..3 {
+        o1u[a] = s.u_and(s.m_to_u(o1[a]), ones);
+        o2u[a] = s.u_and(s.m_to_u(o2[a]), ones);
+    }
     let mut acc = zero_acc::<S, 3>(s);
-    surflet::<S, 3, VALUE>(s, hash([zu, zu, zu]), d0, 0.5, &mut acc);
-    surflet::<S, 3, VALUE>(s, hash(as_u(o1)), d1, 0.5, &mut acc);
-    surflet::<S, 3, VALUE>(s, hash(as_u(o2)), d2, 0.5, &mut acc);
-    surflet::<S, 3, VALUE>(s, hash([ones, ones, ones]), d3, 0.5, &mut acc);
+    let h0 = bcc_hash::<S, PERIODIC>(s, field, &cells, [zu, zu, zu]);
+    surflet::<S, 3, VALUE>(s, h0, d0, 0.5, &mut acc);
+    let h1 = bcc_hash::<S, PERIODIC>(s, field, &cells, o1u);
+    surflet::<S, 3, VALUE>(s, h1, d1, 0.5, &mut acc);
+    let h2 = bcc_hash::<S, PERIODIC>(s, field, &cells, o2u);
+    surflet::<S, 3, VALUE>(s, h2, d2, 0.5, &mut acc);
+    let h3 = bcc_hash::<S, PERIODIC>(s, field, &cells, [ones, ones, ones]);
+    surflet::<S, 3, VALUE>(s, h3, d3, 0.5, &mut acc);
     finish_sum::<S, 3, VALUE>(s, acc, &p, [1.0; 3])
 }
 
@@ -390,6 +464,31 @@ fn wrap_bcc<S: Simd>(s: S, field: &Field<S>, n: [S::U; 3]) -> [S::U; 3] {
 const F4: f64 = 0.309_016_994_374_947_45; // (√5 − 1) / 4
 const G4: f64 = 0.138_196_601_125_010_5; // (5 − √5) / 20
 
+/// One corner of the 4D simplex: steps `o` (all-ones integer masks) from the
+/// base cell, `k` unit steps in all.
+#[inline(always)]
+fn corner4<S: Simd>(
+    s: S,
+    field: &Field<S>,
+    base: &[S::U; 4],
+    d0: &[S::F; 4],
+    o: [S::U; 4],
+    k: f64,
+) -> (S::U, [S::F; 4]) {
+    let one = s.c(1.0);
+    let zero = s.zero();
+    let kg = s.c(k * G4);
+    let mut h = field.key;
+    let mut d = *d0;
+    for a in 0..4 {
+        let prime = s.u_splat(PRIMES[a]);
+        h = s.u_xor(h, s.u_add(base[a], s.u_and(o[a], prime)));
+        let off = s.select(s.u_to_m(o[a]), one, zero);
+        d[a] = s.add(s.sub(d0[a], off), kg);
+    }
+    (finish(s, h), d)
+}
+
 /// 4D on the classic skewed lattice with rank ordering.
 #[inline(always)]
 pub(crate) fn simplex4<S: Simd, const VALUE: bool>(
@@ -397,20 +496,27 @@ pub(crate) fn simplex4<S: Simd, const VALUE: bool>(
     field: &Field<S>,
     p: [S::F; 4],
 ) -> Acc<S, 4> {
-    let parts: [(S::F, S::F); 4] = core::array::from_fn(|a| split(s, p[a]));
-    let k = s.add(s.add(parts[0].0, parts[1].0), s.add(parts[2].0, parts[3].0));
-    let g = s.add(s.add(parts[0].1, parts[1].1), s.add(parts[2].1, parts[3].1));
+    let mut int = [s.zero(); 4];
+    let mut fr = [s.zero(); 4];
+    for a in 0..4 {
+        (int[a], fr[a]) = split(s, p[a]);
+    }
+    let k = s.add(s.add(int[0], int[1]), s.add(int[2], int[3]));
+    let g = s.add(s.add(fr[0], fr[1]), s.add(fr[2], fr[3]));
     let (si, sf) = mul_split(s, k, F4);
     let small = s.add(sf, s.mul(g, s.c(F4)));
     let mut fl = [s.zero(); 4];
     let mut f = [s.zero(); 4];
     for a in 0..4 {
-        let (ri, rf) = split(s, s.add(parts[a].1, small));
-        fl[a] = s.add(s.add(parts[a].0, si), ri);
+        let (ri, rf) = split(s, s.add(fr[a], small));
+        fl[a] = s.add(s.add(int[a], si), ri);
         f[a] = rf;
     }
     let t = s.mul(s.add(s.add(f[0], f[1]), s.add(f[2], f[3])), s.c(G4));
-    let d0 = f.map(|v| s.sub(v, t));
+    let mut d0 = [s.zero(); 4];
+    for a in 0..4 {
+        d0[a] = s.sub(f[a], t);
+    }
 
     // Ranks 0..=3 of the fractions: for each pair the larger gets a point
     // (ties go to the lower axis), giving a permutation.
@@ -424,35 +530,27 @@ pub(crate) fn simplex4<S: Simd, const VALUE: bool>(
             rank[b] = s.u_add(rank[b], s.u_xor(a_wins, ones));
         }
     }
-    // Corner k (1..=3) steps along the axes of rank >= 4 − k.
-    let step = |k: u32| rank.map(|r| s.u_gt_signed(r, s.u_splat(3 - k)));
-    let one = s.c(1.0);
-    let zero = s.zero();
-    let cells = fl.map(|v| s.cell(v));
-    let primes = [0, 1, 2, 3].map(|a| s.u_splat(PRIMES[a]));
-    let base = [0, 1, 2, 3].map(|a| s.u_mul(cells[a], primes[a]));
-    let hash = |o: [S::U; 4]| {
-        let mut h = field.key;
-        for a in 0..4 {
-            h = s.u_xor(h, s.u_add(base[a], s.u_and(o[a], primes[a])));
-        }
-        finish(s, h)
-    };
-    let corner = |o: [S::U; 4], k: f64| {
-        let d = [0, 1, 2, 3].map(|a| {
-            let off = s.select(s.u_to_m(o[a]), one, zero);
-            s.add(s.sub(d0[a], off), s.c(k * G4))
-        });
-        (hash(o), d)
-    };
+    let mut base = [zu; 4];
+    for a in 0..4 {
+        base[a] = s.u_mul(s.cell(fl[a]), s.u_splat(PRIMES[a]));
+    }
     let mut acc = zero_acc::<S, 4>(s);
-    surflet::<S, 4, VALUE>(s, hash([zu; 4]), d0, 0.5, &mut acc);
+    let mut h0 = field.key;
+    for b in base {
+        h0 = s.u_xor(h0, b);
+    }
+    surflet::<S, 4, VALUE>(s, finish(s, h0), d0, 0.5, &mut acc);
+    // Corner k (1..=3) steps along the axes of rank >= 4 − k.
     for k in 1..=3u32 {
-        let (h, d) = corner(step(k), k as f64);
+        let mut o = [zu; 4];
+        for a in 0..4 {
+            o[a] = s.u_gt_signed(rank[a], s.u_splat(3 - k));
+        }
+        let (h, d) = corner4(s, field, &base, &d0, o, k as f64);
         surflet::<S, 4, VALUE>(s, h, d, 0.5, &mut acc);
     }
     let all = s.u_splat(u32::MAX);
-    let (h, d) = corner([all; 4], 4.0);
+    let (h, d) = corner4(s, field, &base, &d0, [all; 4], 4.0);
     surflet::<S, 4, VALUE>(s, h, d, 0.5, &mut acc);
     finish_sum::<S, 4, VALUE>(s, acc, &p, [1.0; 4])
 }
