@@ -109,14 +109,30 @@ fn for_each_point64<const D: usize>(side: usize, mut f: impl FnMut(usize, [f64; 
 
 /// Guards against benchmarking a no-op: the output must vary and be finite.
 /// (Only "varies": simdnoise returns unscaled simplex sums, about ±0.02 in 2D.)
-fn check(what: &str, out: &[f32]) {
-    let (lo, hi) = out
-        .iter()
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
+fn check<T: Copy + Into<f64>>(what: &str, out: &[T]) {
+    let (lo, hi) = out.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
+        let v = v.into();
+        (l.min(v), h.max(v))
+    });
     assert!(
-        out.iter().all(|v| v.is_finite()) && hi - lo > 1e-3,
+        out.iter().all(|&v| v.into().is_finite()) && hi - lo > 1e-3,
         "{what}: output looks wrong (min {lo}, max {hi})"
     );
+}
+
+/// One benchmark row: `f` computes the whole workload into `out`. It is run
+/// and checked once first (so a filtered run still checks what it measures),
+/// then timed.
+fn row<T: Copy + Default + Into<f64>>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    id: &str,
+    out: &mut [T],
+    mut f: impl FnMut(&mut [T]),
+) {
+    out.fill(T::default());
+    f(out);
+    check(id, out);
+    g.bench_function(id, |b| b.iter(|| f(black_box(&mut *out))));
 }
 
 // ---------------------------------------------------------------------------
@@ -276,132 +292,94 @@ fn surflet_rows<const D: usize>(
 ) {
     let noise = Noise::<D>::new(kind, SEED as u64);
     let n = grid.len();
-    let mut out = vec![0f32; n];
-    let mut out64 = vec![0f64; n];
+    let out = &mut vec![0f32; n][..];
+    let out64 = &mut vec![0f64; n][..];
+    let (c32, c64) = (grid.refs32(), grid.refs64());
 
     for isa in Isa::available() {
-        g.bench_function(format!("surflet/fill/f32/{}", isa.name()), |b| {
-            b.iter(|| noise.fill_on(isa, grid.refs32(), black_box(&mut out), None).unwrap())
+        row(g, &format!("surflet/fill/f32/{}", isa.name()), out, |o| {
+            noise.fill_on(isa, c32, o, None).unwrap()
         });
-        check("surflet fill", &out);
     }
-    g.bench_function(format!("surflet/fill/f32/auto={}", Isa::detect().name()), |b| {
-        b.iter(|| noise.fill(grid.refs32(), black_box(&mut out)).unwrap())
-    });
+    let auto = format!("auto={}", Isa::detect().name());
+    row(g, &format!("surflet/fill/f32/{auto}"), out, |o| noise.fill(c32, o).unwrap());
 
     // A grid the way a user without precomputed coordinate arrays fills it:
     // one call per x-row, the constant y/z/w rows rebuilt each time. Same work
     // as a uniform-grid generator, coordinate generation included.
-    g.bench_function(
-        format!("surflet/fill per x-row ({} pts, coords built)/f32/auto", grid.side),
-        |b| {
-            let side = grid.side;
-            let xs: Vec<f32> = (0..side).map(|i| i as f32 * FREQ as f32).collect();
-            let mut rows: Vec<Vec<f32>> = vec![vec![0f32; side]; D - 1];
-            b.iter(|| {
-                for (r, chunk) in out.chunks_exact_mut(side).enumerate() {
-                    let mut rest = r;
-                    for row in rows.iter_mut() {
-                        row.fill((rest % side) as f32 * FREQ as f32);
-                        rest /= side;
-                    }
-                    let coords: [&[f32]; D] =
-                        core::array::from_fn(|a| if a == 0 { &xs[..] } else { &rows[a - 1][..] });
-                    noise.fill(coords, chunk).unwrap();
-                }
-                black_box(&mut out);
-            })
-        },
-    );
-    check("surflet fill rows", &out);
-
-    {
-        let mut grads: Vec<Vec<f32>> = vec![vec![0f32; n]; D];
-        g.bench_function("surflet/fill_gradient (value + D partials)/f32/auto", |b| {
-            b.iter(|| {
-                let gr: [&mut [f32]; D] = {
-                    let mut it = grads.iter_mut();
-                    core::array::from_fn(|_| &mut it.next().unwrap()[..])
-                };
-                noise.fill_gradient(grid.refs32(), black_box(&mut out), gr).unwrap()
-            })
-        });
-    }
-
-    let isas64 = if f64_per_isa { Isa::available() } else { vec![Isa::detect()] };
-    for isa in isas64 {
-        let label = if f64_per_isa {
-            isa.name().to_string()
-        } else {
-            format!("auto={}", isa.name())
-        };
-        g.bench_function(format!("surflet/fill/f64/{label}"), |b| {
-            b.iter(|| noise.fill_on(isa, grid.refs64(), black_box(&mut out64), None).unwrap())
-        });
-    }
-
-    g.bench_function("surflet/get loop (single point)/f32/scalar", |b| {
-        b.iter(|| {
-            for_each_point::<D>(grid.side, FREQ as f32, |i, p| out[i] = noise.get(p));
-            black_box(&mut out);
-        })
+    let side = grid.side;
+    let xs: Vec<f32> = (0..side).map(|i| i as f32 * FREQ as f32).collect();
+    let mut rows: Vec<Vec<f32>> = vec![vec![0f32; side]; D - 1];
+    let id = format!("surflet/fill per x-row ({side} pts, coords built)/f32/{auto}");
+    row(g, &id, out, |o| {
+        for (r, chunk) in o.chunks_exact_mut(side).enumerate() {
+            let mut rest = r;
+            for row in rows.iter_mut() {
+                row.fill((rest % side) as f32 * FREQ as f32);
+                rest /= side;
+            }
+            let coords: [&[f32]; D] =
+                core::array::from_fn(|a| if a == 0 { &xs[..] } else { &rows[a - 1][..] });
+            noise.fill(coords, chunk).unwrap();
+        }
     });
-    check("surflet get", &out);
-    g.bench_function("surflet/get loop (single point)/f64/scalar", |b| {
-        b.iter(|| {
-            for_each_point64::<D>(grid.side, |i, p| out64[i] = noise.get(p));
-            black_box(&mut out64);
-        })
+
+    let mut grads: Vec<Vec<f32>> = vec![vec![0f32; n]; D];
+    let id = format!("surflet/fill_gradient (value + {D} partials)/f32/{auto}");
+    row(g, &id, out, |o| {
+        let mut it = grads.iter_mut();
+        let gr: [&mut [f32]; D] = core::array::from_fn(|_| &mut it.next().unwrap()[..]);
+        noise.fill_gradient(c32, o, gr).unwrap()
+    });
+
+    if f64_per_isa {
+        for isa in Isa::available() {
+            row(g, &format!("surflet/fill/f64/{}", isa.name()), out64, |o| {
+                noise.fill_on(isa, c64, o, None).unwrap()
+            });
+        }
+    } else {
+        row(g, &format!("surflet/fill/f64/{auto}"), out64, |o| noise.fill(c64, o).unwrap());
+    }
+
+    row(g, "surflet/get loop (single point)/f32/scalar", out, |o| {
+        for_each_point::<D>(side, FREQ as f32, |i, p| o[i] = noise.get(p))
+    });
+    row(g, "surflet/get loop (single point)/f64/scalar", out64, |o| {
+        for_each_point64::<D>(side, |i, p| o[i] = noise.get(p))
     });
 }
 
-/// FastNoise2 rows: uniform grid and position arrays at the best level, the
-/// same capped at AVX2 (and SSE2 for the grid, where `full`), and the
-/// single-point call in a loop.
+/// FastNoise2 rows: uniform grid and position arrays at the best level and
+/// capped at AVX2 (and SSE2, where `full`), and the single-point call in a
+/// loop.
 fn fastnoise2_rows<const D: usize>(
     g: &mut BenchmarkGroup<'_, WallTime>,
     kind: NoiseKind,
     grid: &Grid<D>,
     full: bool,
 ) {
-    let n = grid.len();
-    let mut out = vec![0f32; n];
+    let out = &mut vec![0f32; grid.len()][..];
     let side = grid.side as i32;
     let (f, seed) = (FREQ as f32, SEED as i32);
+    let p = grid.refs32();
 
     // The fastnoise2 crate's safe API, best SIMD level (as a user gets it).
     let safe = fn2_safe(kind);
-    let best = Fn2::new(fn2_name(kind), 0);
-    let best_name = best.level_name();
-    g.bench_function(format!("FastNoise2/GenUniformGrid{D}D/f32/auto={best_name}"), |b| {
-        b.iter(|| {
-            let o = black_box(&mut out[..]);
-            match D {
-                2 => drop(safe.gen_uniform_grid_2d(o, 0, 0, side, side, f, seed)),
-                3 => drop(safe.gen_uniform_grid_3d(o, 0, 0, 0, side, side, side, f, seed)),
-                4 => drop(safe.gen_uniform_grid_4d(o, 0, 0, 0, 0, side, side, side, side, f, seed)),
-                _ => unreachable!(),
-            }
-        })
+    let best = Fn2::new(fn2_name(kind), 0).level_name();
+    row(g, &format!("FastNoise2/GenUniformGrid{D}D/f32/auto={best}"), out, |o| match D {
+        2 => drop(safe.gen_uniform_grid_2d(o, 0, 0, side, side, f, seed)),
+        3 => drop(safe.gen_uniform_grid_3d(o, 0, 0, 0, side, side, side, f, seed)),
+        4 => drop(safe.gen_uniform_grid_4d(o, 0, 0, 0, 0, side, side, side, side, f, seed)),
+        _ => unreachable!(),
     });
-    check("FastNoise2 grid", &out);
-    let grid_out = out.clone();
-
-    let p = grid.refs32();
-    g.bench_function(format!("FastNoise2/GenPositionArray{D}D/f32/auto={best_name}"), |b| {
-        b.iter(|| {
-            let o = black_box(&mut out[..]);
-            match D {
-                2 => drop(safe.gen_position_array_2d(o, p[0], p[1], 0.0, 0.0, seed)),
-                3 => drop(safe.gen_position_array_3d(o, p[0], p[1], p[2], 0.0, 0.0, 0.0, seed)),
-                4 => drop(safe.gen_position_array_4d(
-                    o, p[0], p[1], p[2], p[3], 0.0, 0.0, 0.0, 0.0, seed,
-                )),
-                _ => unreachable!(),
-            }
-        })
+    let grid_out = out.to_vec();
+    row(g, &format!("FastNoise2/GenPositionArray{D}D/f32/auto={best}"), out, |o| match D {
+        2 => drop(safe.gen_position_array_2d(o, p[0], p[1], 0.0, 0.0, seed)),
+        3 => drop(safe.gen_position_array_3d(o, p[0], p[1], p[2], 0.0, 0.0, 0.0, seed)),
+        4 => drop(safe.gen_position_array_4d(o, p[0], p[1], p[2], p[3], 0.0, 0.0, 0.0, 0.0, seed)),
+        _ => unreachable!(),
     });
-    check("FastNoise2 positions", &out);
     // Same points both ways: the position arrays really are the grid.
     let diff = out.iter().zip(&grid_out).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
     assert!(diff < 1e-3, "FastNoise2 grid and position array differ by {diff}");
@@ -410,32 +388,28 @@ fn fastnoise2_rows<const D: usize>(
     for &(level, _) in levels {
         let node = Fn2::new(fn2_name(kind), level);
         let lname = node.level_name();
-        if lname == best_name {
+        if lname == best {
             continue;
         }
-        g.bench_function(format!("FastNoise2/GenUniformGrid{D}D/f32/{lname}"), |b| {
-            b.iter(|| node.grid::<D>(black_box(&mut out), grid.side))
+        row(g, &format!("FastNoise2/GenUniformGrid{D}D/f32/{lname}"), out, |o| {
+            node.grid::<D>(o, grid.side)
         });
-        check("FastNoise2 grid capped", &out);
-        g.bench_function(format!("FastNoise2/GenPositionArray{D}D/f32/{lname}"), |b| {
-            b.iter(|| node.positions::<D>(black_box(&mut out), grid.refs32()))
+        row(g, &format!("FastNoise2/GenPositionArray{D}D/f32/{lname}"), out, |o| {
+            node.positions::<D>(o, p)
         });
     }
 
-    g.bench_function(format!("FastNoise2/GenSingle{D}D loop (single point)/f32/auto={best_name}"), |b| {
-        b.iter(|| {
-            for_each_point::<D>(grid.side, FREQ as f32, |i, p| {
-                out[i] = match D {
-                    2 => safe.gen_single_2d(p[0], p[1], seed),
-                    3 => safe.gen_single_3d(p[0], p[1], p[2], seed),
-                    4 => safe.gen_single_4d(p[0], p[1], p[2], p[3], seed),
-                    _ => unreachable!(),
-                }
-            });
-            black_box(&mut out);
+    let id = format!("FastNoise2/GenSingle{D}D loop (single point)/f32/auto={best}");
+    row(g, &id, out, |o| {
+        for_each_point::<D>(grid.side, FREQ as f32, |i, p| {
+            o[i] = match D {
+                2 => safe.gen_single_2d(p[0], p[1], seed),
+                3 => safe.gen_single_3d(p[0], p[1], p[2], seed),
+                4 => safe.gen_single_4d(p[0], p[1], p[2], p[3], seed),
+                _ => unreachable!(),
+            }
         })
     });
-    check("FastNoise2 single", &out);
 }
 
 /// FastNoise Lite (Rust port, f32): per point; it applies the frequency
@@ -449,20 +423,17 @@ fn fastnoise_lite_rows<const D: usize>(
     let mut fnl = FastNoiseLite::with_seed(SEED as i32);
     fnl.set_noise_type(Some(ty));
     fnl.set_frequency(Some(FREQ as f32));
-    let mut out = vec![0f32; grid.len()];
-    g.bench_function(format!("fastnoise-lite/{label} get_noise_{D}d loop/f32/scalar"), |b| {
-        b.iter(|| {
-            for_each_point::<D>(grid.side, 1.0, |i, p| {
-                out[i] = match D {
-                    2 => fnl.get_noise_2d(p[0], p[1]),
-                    3 => fnl.get_noise_3d(p[0], p[1], p[2]),
-                    _ => unreachable!(),
-                }
-            });
-            black_box(&mut out);
+    let out = &mut vec![0f32; grid.len()][..];
+    let id = format!("fastnoise-lite/{label} get_noise_{D}d loop/f32/scalar");
+    row(g, &id, out, |o| {
+        for_each_point::<D>(grid.side, 1.0, |i, p| {
+            o[i] = match D {
+                2 => fnl.get_noise_2d(p[0], p[1]),
+                3 => fnl.get_noise_3d(p[0], p[1], p[2]),
+                _ => unreachable!(),
+            }
         })
     });
-    check("fastnoise-lite", &out);
 }
 
 /// A per-point f64 library (noise-rs, libnoise, opensimplex2).
@@ -472,15 +443,8 @@ fn loop64_row<const D: usize>(
     grid: &Grid<D>,
     f: impl Fn([f64; D]) -> f64,
 ) {
-    let mut out = vec![0f64; grid.len()];
-    g.bench_function(id, |b| {
-        b.iter(|| {
-            for_each_point64::<D>(grid.side, |i, p| out[i] = f(p));
-            black_box(&mut out);
-        })
-    });
-    let o32: Vec<f32> = out.iter().map(|&v| v as f32).collect();
-    check(id, &o32);
+    let out = &mut vec![0f64; grid.len()][..];
+    row(g, id, out, |o| for_each_point64::<D>(grid.side, |i, p| o[i] = f(p)));
 }
 
 /// simdnoise: its grid builder (returns a new Vec and the min/max; AVX2 is
@@ -497,9 +461,8 @@ fn simdnoise_row<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, grid: &Gr
     };
     check("simdnoise", &run().0);
     let isa = if std::is_x86_feature_detected!("avx2") { "auto=avx2" } else { "auto" };
-    g.bench_function(format!("simdnoise/NoiseBuilder::gradient_{D}d (grid, allocates)/f32/{isa}"), |b| {
-        b.iter(|| black_box(run()))
-    });
+    let id = format!("simdnoise/NoiseBuilder::gradient_{D}d (grid, allocates)/f32/{isa}");
+    g.bench_function(id, |b| b.iter(|| black_box(run())));
 }
 
 fn simplex(c: &mut Criterion) {
