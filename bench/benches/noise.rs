@@ -80,12 +80,12 @@ fn for_each_point<const D: usize>(side: usize, scale: f32, mut f: impl FnMut(usi
     let mut idx = [0usize; D];
     for i in 0..n {
         f(i, core::array::from_fn(|a| idx[a] as f32 * scale));
-        for a in 0..D {
-            idx[a] += 1;
-            if idx[a] < side {
+        for k in idx.iter_mut() {
+            *k += 1;
+            if *k < side {
                 break;
             }
-            idx[a] = 0;
+            *k = 0;
         }
     }
 }
@@ -97,12 +97,12 @@ fn for_each_point64<const D: usize>(side: usize, mut f: impl FnMut(usize, [f64; 
     let mut idx = [0usize; D];
     for i in 0..n {
         f(i, core::array::from_fn(|a| idx[a] as f64 * FREQ));
-        for a in 0..D {
-            idx[a] += 1;
-            if idx[a] < side {
+        for k in idx.iter_mut() {
+            *k += 1;
+            if *k < side {
                 break;
             }
-            idx[a] = 0;
+            *k = 0;
         }
     }
 }
@@ -110,10 +110,12 @@ fn for_each_point64<const D: usize>(side: usize, mut f: impl FnMut(usize, [f64; 
 /// Guards against benchmarking a no-op: the output must vary and be finite.
 /// (Only "varies": simdnoise returns unscaled simplex sums, about ±0.02 in 2D.)
 fn check<T: Copy + Into<f64>>(what: &str, out: &[T]) {
-    let (lo, hi) = out.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
-        let v = v.into();
-        (l.min(v), h.max(v))
-    });
+    let (lo, hi) = out
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
+            let v = v.into();
+            (l.min(v), h.max(v))
+        });
     assert!(
         out.iter().all(|&v| v.into().is_finite()) && hi - lo > 1e-3,
         "{what}: output looks wrong (min {lo}, max {hi})"
@@ -170,7 +172,10 @@ impl Fn2 {
     }
     fn level_name(&self) -> &'static str {
         let l = self.level();
-        FN2_LEVELS.iter().find(|x| x.0 == l).map_or("other", |x| x.1)
+        FN2_LEVELS
+            .iter()
+            .find(|x| x.0 == l)
+            .map_or("other", |x| x.1)
     }
     fn grid<const D: usize>(&self, out: &mut [f32], side: usize) {
         let s = side as i32;
@@ -184,7 +189,9 @@ impl Fn2 {
         unsafe {
             match D {
                 2 => fastnoise2_sys::fnGenUniformGrid2D(self.node, o, 0, 0, s, s, f, seed, mm),
-                3 => fastnoise2_sys::fnGenUniformGrid3D(self.node, o, 0, 0, 0, s, s, s, f, seed, mm),
+                3 => {
+                    fastnoise2_sys::fnGenUniformGrid3D(self.node, o, 0, 0, 0, s, s, s, f, seed, mm)
+                }
                 4 => fastnoise2_sys::fnGenUniformGrid4D(
                     self.node, o, 0, 0, 0, 0, s, s, s, s, f, seed, mm,
                 ),
@@ -204,7 +211,15 @@ impl Fn2 {
         unsafe {
             match D {
                 2 => fastnoise2_sys::fnGenPositionArray2D(
-                    self.node, o, c, p[0].as_ptr(), p[1].as_ptr(), 0.0, 0.0, seed, mm,
+                    self.node,
+                    o,
+                    c,
+                    p[0].as_ptr(),
+                    p[1].as_ptr(),
+                    0.0,
+                    0.0,
+                    seed,
+                    mm,
                 ),
                 3 => fastnoise2_sys::fnGenPositionArray3D(
                     self.node,
@@ -302,7 +317,9 @@ fn surflet_rows<const D: usize>(
         });
     }
     let auto = format!("auto={}", Isa::detect().name());
-    row(g, &format!("surflet/fill/f32/{auto}"), out, |o| noise.fill(c32, o).unwrap());
+    row(g, &format!("surflet/fill/f32/{auto}"), out, |o| {
+        noise.fill(c32, o).unwrap()
+    });
 
     // A grid the way a user without precomputed coordinate arrays fills it:
     // one call per x-row, the constant y/z/w rows rebuilt each time. Same work
@@ -339,15 +356,20 @@ fn surflet_rows<const D: usize>(
             });
         }
     } else {
-        row(g, &format!("surflet/fill/f64/{auto}"), out64, |o| noise.fill(c64, o).unwrap());
+        row(g, &format!("surflet/fill/f64/{auto}"), out64, |o| {
+            noise.fill(c64, o).unwrap()
+        });
     }
 
     row(g, "surflet/get loop (single point)/f32/scalar", out, |o| {
         for_each_point::<D>(side, FREQ as f32, |i, p| o[i] = noise.get(p))
     });
-    row(g, "surflet/get loop (single point)/f64/scalar", out64, |o| {
-        for_each_point64::<D>(side, |i, p| o[i] = noise.get(p))
-    });
+    row(
+        g,
+        "surflet/get loop (single point)/f64/scalar",
+        out64,
+        |o| for_each_point64::<D>(side, |i, p| o[i] = noise.get(p)),
+    );
 }
 
 /// FastNoise2 rows: uniform grid and position arrays at the best level and
@@ -367,36 +389,65 @@ fn fastnoise2_rows<const D: usize>(
     // The fastnoise2 crate's safe API, best SIMD level (as a user gets it).
     let safe = fn2_safe(kind);
     let best = Fn2::new(fn2_name(kind), 0).level_name();
-    row(g, &format!("FastNoise2/GenUniformGrid{D}D/f32/auto={best}"), out, |o| match D {
-        2 => drop(safe.gen_uniform_grid_2d(o, 0, 0, side, side, f, seed)),
-        3 => drop(safe.gen_uniform_grid_3d(o, 0, 0, 0, side, side, side, f, seed)),
-        4 => drop(safe.gen_uniform_grid_4d(o, 0, 0, 0, 0, side, side, side, side, f, seed)),
-        _ => unreachable!(),
-    });
+    row(
+        g,
+        &format!("FastNoise2/GenUniformGrid{D}D/f32/auto={best}"),
+        out,
+        |o| match D {
+            2 => drop(safe.gen_uniform_grid_2d(o, 0, 0, side, side, f, seed)),
+            3 => drop(safe.gen_uniform_grid_3d(o, 0, 0, 0, side, side, side, f, seed)),
+            4 => drop(safe.gen_uniform_grid_4d(o, 0, 0, 0, 0, side, side, side, side, f, seed)),
+            _ => unreachable!(),
+        },
+    );
     let grid_out = out.to_vec();
-    row(g, &format!("FastNoise2/GenPositionArray{D}D/f32/auto={best}"), out, |o| match D {
-        2 => drop(safe.gen_position_array_2d(o, p[0], p[1], 0.0, 0.0, seed)),
-        3 => drop(safe.gen_position_array_3d(o, p[0], p[1], p[2], 0.0, 0.0, 0.0, seed)),
-        4 => drop(safe.gen_position_array_4d(o, p[0], p[1], p[2], p[3], 0.0, 0.0, 0.0, 0.0, seed)),
-        _ => unreachable!(),
-    });
+    row(
+        g,
+        &format!("FastNoise2/GenPositionArray{D}D/f32/auto={best}"),
+        out,
+        |o| match D {
+            2 => drop(safe.gen_position_array_2d(o, p[0], p[1], 0.0, 0.0, seed)),
+            3 => drop(safe.gen_position_array_3d(o, p[0], p[1], p[2], 0.0, 0.0, 0.0, seed)),
+            4 => drop(
+                safe.gen_position_array_4d(o, p[0], p[1], p[2], p[3], 0.0, 0.0, 0.0, 0.0, seed),
+            ),
+            _ => unreachable!(),
+        },
+    );
     // Same points both ways: the position arrays really are the grid.
-    let diff = out.iter().zip(&grid_out).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
-    assert!(diff < 1e-3, "FastNoise2 grid and position array differ by {diff}");
+    let diff = out
+        .iter()
+        .zip(&grid_out)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0f32, f32::max);
+    assert!(
+        diff < 1e-3,
+        "FastNoise2 grid and position array differ by {diff}"
+    );
 
-    let levels: &[(u32, &str)] = if full { &FN2_LEVELS[..2] } else { &FN2_LEVELS[1..2] };
+    let levels: &[(u32, &str)] = if full {
+        &FN2_LEVELS[..2]
+    } else {
+        &FN2_LEVELS[1..2]
+    };
     for &(level, _) in levels {
         let node = Fn2::new(fn2_name(kind), level);
         let lname = node.level_name();
         if lname == best {
             continue;
         }
-        row(g, &format!("FastNoise2/GenUniformGrid{D}D/f32/{lname}"), out, |o| {
-            node.grid::<D>(o, grid.side)
-        });
-        row(g, &format!("FastNoise2/GenPositionArray{D}D/f32/{lname}"), out, |o| {
-            node.positions::<D>(o, p)
-        });
+        row(
+            g,
+            &format!("FastNoise2/GenUniformGrid{D}D/f32/{lname}"),
+            out,
+            |o| node.grid::<D>(o, grid.side),
+        );
+        row(
+            g,
+            &format!("FastNoise2/GenPositionArray{D}D/f32/{lname}"),
+            out,
+            |o| node.positions::<D>(o, p),
+        );
     }
 
     let id = format!("FastNoise2/GenSingle{D}D loop (single point)/f32/auto={best}");
@@ -444,7 +495,9 @@ fn loop64_row<const D: usize>(
     f: impl Fn([f64; D]) -> f64,
 ) {
     let out = &mut vec![0f64; grid.len()][..];
-    row(g, id, out, |o| for_each_point64::<D>(grid.side, |i, p| o[i] = f(p)));
+    row(g, id, out, |o| {
+        for_each_point64::<D>(grid.side, |i, p| o[i] = f(p))
+    });
 }
 
 /// simdnoise: its grid builder (returns a new Vec and the min/max; AVX2 is
@@ -454,13 +507,26 @@ fn simdnoise_row<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, grid: &Gr
     let s = grid.side;
     let (f, seed) = (FREQ as f32, SEED as i32);
     let run = || match D {
-        2 => NoiseBuilder::gradient_2d(s, s).with_freq(f).with_seed(seed).generate(),
-        3 => NoiseBuilder::gradient_3d(s, s, s).with_freq(f).with_seed(seed).generate(),
-        4 => NoiseBuilder::gradient_4d(s, s, s, s).with_freq(f).with_seed(seed).generate(),
+        2 => NoiseBuilder::gradient_2d(s, s)
+            .with_freq(f)
+            .with_seed(seed)
+            .generate(),
+        3 => NoiseBuilder::gradient_3d(s, s, s)
+            .with_freq(f)
+            .with_seed(seed)
+            .generate(),
+        4 => NoiseBuilder::gradient_4d(s, s, s, s)
+            .with_freq(f)
+            .with_seed(seed)
+            .generate(),
         _ => unreachable!(),
     };
     check("simdnoise", &run().0);
-    let isa = if std::is_x86_feature_detected!("avx2") { "auto=avx2" } else { "auto" };
+    let isa = if std::is_x86_feature_detected!("avx2") {
+        "auto=avx2"
+    } else {
+        "auto"
+    };
     let id = format!("simdnoise/NoiseBuilder::gradient_{D}d (grid, allocates)/f32/{isa}");
     g.bench_function(id, |b| b.iter(|| black_box(run())));
 }
@@ -474,12 +540,22 @@ fn simplex(c: &mut Criterion) {
     simdnoise_row(&mut g, &grid);
     fastnoise_lite_rows(&mut g, NoiseType::OpenSimplex2, "OpenSimplex2", &grid);
     let nr = noise::Simplex::new(SEED);
-    loop64_row(&mut g, "noise-rs/Simplex get loop/f64/scalar", &grid, |p| nr.get(p));
-    let ln = libnoise::Source::<2>::simplex(SEED as u64);
-    loop64_row(&mut g, "libnoise/Simplex sample loop/f64/scalar", &grid, |p| ln.sample(p));
-    loop64_row(&mut g, "opensimplex2/fast::noise2 loop/f64 in, f32 out/scalar", &grid, |p| {
-        opensimplex2::fast::noise2(SEED as i64, p[0], p[1]) as f64
+    loop64_row(&mut g, "noise-rs/Simplex get loop/f64/scalar", &grid, |p| {
+        nr.get(p)
     });
+    let ln = libnoise::Source::<2>::simplex(SEED as u64);
+    loop64_row(
+        &mut g,
+        "libnoise/Simplex sample loop/f64/scalar",
+        &grid,
+        |p| ln.sample(p),
+    );
+    loop64_row(
+        &mut g,
+        "opensimplex2/fast::noise2 loop/f64 in, f32 out/scalar",
+        &grid,
+        |p| opensimplex2::fast::noise2(SEED as i64, p[0], p[1]) as f64,
+    );
     g.finish();
 
     // 3D: 64^3.
@@ -490,12 +566,22 @@ fn simplex(c: &mut Criterion) {
     simdnoise_row(&mut g, &grid);
     fastnoise_lite_rows(&mut g, NoiseType::OpenSimplex2, "OpenSimplex2", &grid);
     let nr = noise::Simplex::new(SEED);
-    loop64_row(&mut g, "noise-rs/Simplex get loop/f64/scalar", &grid, |p| nr.get(p));
-    let ln = libnoise::Source::<3>::simplex(SEED as u64);
-    loop64_row(&mut g, "libnoise/Simplex sample loop/f64/scalar", &grid, |p| ln.sample(p));
-    loop64_row(&mut g, "opensimplex2/fast::noise3_Fallback loop/f64 in, f32 out/scalar", &grid, |p| {
-        opensimplex2::fast::noise3_Fallback(SEED as i64, p[0], p[1], p[2]) as f64
+    loop64_row(&mut g, "noise-rs/Simplex get loop/f64/scalar", &grid, |p| {
+        nr.get(p)
     });
+    let ln = libnoise::Source::<3>::simplex(SEED as u64);
+    loop64_row(
+        &mut g,
+        "libnoise/Simplex sample loop/f64/scalar",
+        &grid,
+        |p| ln.sample(p),
+    );
+    loop64_row(
+        &mut g,
+        "opensimplex2/fast::noise3_Fallback loop/f64 in, f32 out/scalar",
+        &grid,
+        |p| opensimplex2::fast::noise3_Fallback(SEED as i64, p[0], p[1], p[2]) as f64,
+    );
     g.finish();
 
     // 4D: 16^4.
@@ -505,12 +591,22 @@ fn simplex(c: &mut Criterion) {
     fastnoise2_rows(&mut g, NoiseKind::Simplex, &grid, false);
     simdnoise_row(&mut g, &grid);
     let nr = noise::Simplex::new(SEED);
-    loop64_row(&mut g, "noise-rs/Simplex get loop/f64/scalar", &grid, |p| nr.get(p));
-    let ln = libnoise::Source::<4>::simplex(SEED as u64);
-    loop64_row(&mut g, "libnoise/Simplex sample loop/f64/scalar", &grid, |p| ln.sample(p));
-    loop64_row(&mut g, "opensimplex2/fast::noise4_Fallback loop/f64 in, f32 out/scalar", &grid, |p| {
-        opensimplex2::fast::noise4_Fallback(SEED as i64, p[0], p[1], p[2], p[3]) as f64
+    loop64_row(&mut g, "noise-rs/Simplex get loop/f64/scalar", &grid, |p| {
+        nr.get(p)
     });
+    let ln = libnoise::Source::<4>::simplex(SEED as u64);
+    loop64_row(
+        &mut g,
+        "libnoise/Simplex sample loop/f64/scalar",
+        &grid,
+        |p| ln.sample(p),
+    );
+    loop64_row(
+        &mut g,
+        "opensimplex2/fast::noise4_Fallback loop/f64 in, f32 out/scalar",
+        &grid,
+        |p| opensimplex2::fast::noise4_Fallback(SEED as i64, p[0], p[1], p[2], p[3]) as f64,
+    );
     g.finish();
 }
 
@@ -521,9 +617,16 @@ fn perlin(c: &mut Criterion) {
     fastnoise2_rows(&mut g, NoiseKind::Perlin, &grid, false);
     fastnoise_lite_rows(&mut g, NoiseType::Perlin, "Perlin", &grid);
     let nr = noise::Perlin::new(SEED);
-    loop64_row(&mut g, "noise-rs/Perlin get loop/f64/scalar", &grid, |p| nr.get(p));
+    loop64_row(&mut g, "noise-rs/Perlin get loop/f64/scalar", &grid, |p| {
+        nr.get(p)
+    });
     let ln = libnoise::Source::<2>::improved_perlin(SEED as u64);
-    loop64_row(&mut g, "libnoise/ImprovedPerlin sample loop/f64/scalar", &grid, |p| ln.sample(p));
+    loop64_row(
+        &mut g,
+        "libnoise/ImprovedPerlin sample loop/f64/scalar",
+        &grid,
+        |p| ln.sample(p),
+    );
     g.finish();
 
     let grid = Grid::<3>::new(64);
@@ -532,9 +635,16 @@ fn perlin(c: &mut Criterion) {
     fastnoise2_rows(&mut g, NoiseKind::Perlin, &grid, false);
     fastnoise_lite_rows(&mut g, NoiseType::Perlin, "Perlin", &grid);
     let nr = noise::Perlin::new(SEED);
-    loop64_row(&mut g, "noise-rs/Perlin get loop/f64/scalar", &grid, |p| nr.get(p));
+    loop64_row(&mut g, "noise-rs/Perlin get loop/f64/scalar", &grid, |p| {
+        nr.get(p)
+    });
     let ln = libnoise::Source::<3>::improved_perlin(SEED as u64);
-    loop64_row(&mut g, "libnoise/ImprovedPerlin sample loop/f64/scalar", &grid, |p| ln.sample(p));
+    loop64_row(
+        &mut g,
+        "libnoise/ImprovedPerlin sample loop/f64/scalar",
+        &grid,
+        |p| ln.sample(p),
+    );
     g.finish();
 }
 
@@ -545,9 +655,16 @@ fn value(c: &mut Criterion) {
     fastnoise2_rows(&mut g, NoiseKind::Value, &grid, false);
     fastnoise_lite_rows(&mut g, NoiseType::Value, "Value", &grid);
     let nr = noise::Value::new(SEED);
-    loop64_row(&mut g, "noise-rs/Value get loop/f64/scalar", &grid, |p| nr.get(p));
+    loop64_row(&mut g, "noise-rs/Value get loop/f64/scalar", &grid, |p| {
+        nr.get(p)
+    });
     let ln = libnoise::Source::<2>::value(SEED as u64);
-    loop64_row(&mut g, "libnoise/Value sample loop/f64/scalar", &grid, |p| ln.sample(p));
+    loop64_row(
+        &mut g,
+        "libnoise/Value sample loop/f64/scalar",
+        &grid,
+        |p| ln.sample(p),
+    );
     g.finish();
 
     let grid = Grid::<3>::new(64);
@@ -556,9 +673,16 @@ fn value(c: &mut Criterion) {
     fastnoise2_rows(&mut g, NoiseKind::Value, &grid, false);
     fastnoise_lite_rows(&mut g, NoiseType::Value, "Value", &grid);
     let nr = noise::Value::new(SEED);
-    loop64_row(&mut g, "noise-rs/Value get loop/f64/scalar", &grid, |p| nr.get(p));
+    loop64_row(&mut g, "noise-rs/Value get loop/f64/scalar", &grid, |p| {
+        nr.get(p)
+    });
     let ln = libnoise::Source::<3>::value(SEED as u64);
-    loop64_row(&mut g, "libnoise/Value sample loop/f64/scalar", &grid, |p| ln.sample(p));
+    loop64_row(
+        &mut g,
+        "libnoise/Value sample loop/f64/scalar",
+        &grid,
+        |p| ln.sample(p),
+    );
     g.finish();
 }
 

@@ -13,13 +13,16 @@ fn main() {
     let n = side * side * if dims == 3 { side } else { 1 };
     let f = 0.02f32;
     let c: Vec<Vec<f32>> = (0..dims)
-        .map(|a| (0..n).map(|i| ((i / side.pow(a as u32)) % side) as f32 * f).collect())
+        .map(|a| {
+            (0..n)
+                .map(|i| ((i / side.pow(a as u32)) % side) as f32 * f)
+                .collect()
+        })
         .collect();
     let mut out = vec![0f32; n];
     let isa = *Isa::available().last().unwrap();
-    let fnode = (
-        fastnoise2::generator::Generator::build(&fastnoise2::generator::prelude::simplex()).0
-    );
+    let fnode =
+        fastnoise2::generator::Generator::build(&fastnoise2::generator::prelude::simplex()).0;
     let mut sum = 0f32;
     for _ in 0..reps {
         match (who, dims) {
