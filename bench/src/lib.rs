@@ -1,0 +1,1 @@
+//! Nothing here: the harness lives in `benches/noise.rs`. Run `./run.sh`.
