@@ -269,7 +269,7 @@ impl<const D: usize> Noise<D> {
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<(), Error> {
-        if !Isa::available().contains(&isa) {
+        if !isa.is_available() {
             return Err(Error::Parameter {
                 name: "isa".into(),
                 reason: format!("{} is not supported by this CPU", isa.name()),

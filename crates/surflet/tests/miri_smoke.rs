@@ -9,7 +9,9 @@ use surflet::{Isa, Noise, NoiseKind};
 #[test]
 fn every_backend_matches_scalar_on_a_few_points() {
     let xs: Vec<f32> = (0..19).map(|i| i as f32 * 0.37 - 3.0).collect();
-    let ys: Vec<f32> = (0..19).map(|i| i as f32 * -0.23 + 1e9 * (i % 2) as f32).collect();
+    let ys: Vec<f32> = (0..19)
+        .map(|i| i as f32 * -0.23 + 1e9 * (i % 2) as f32)
+        .collect();
     for kind in NoiseKind::ALL {
         let n = Noise::<2>::new(kind, 5);
         for isa in Isa::available() {

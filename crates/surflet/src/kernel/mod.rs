@@ -49,15 +49,30 @@ impl<S: Simd> Field<S> {
     #[inline(always)]
     pub(crate) fn new(s: S, key: u32, period: [u32; 4]) -> Self {
         use crate::float::Float;
-        let pf = |a: usize| S::E::from_f64(period[a].max(1) as f64);
-        Field {
+        let zu = s.u_splat(0);
+        let one = s.splat(S::E::ONE);
+        let mut f = Field {
             key: s.u_splat(key),
-            period: period.map(|p| s.u_splat(p)),
-            half_period: period.map(|p| s.u_splat(p / 2)),
-            double_period: period.map(|p| s.u_splat(p.wrapping_mul(2))),
-            period_f: [0, 1, 2, 3].map(|a| s.splat(pf(a))),
-            period_inv: [0, 1, 2, 3].map(|a| s.splat(S::E::ONE / pf(a))),
+            period: [zu; 4],
+            half_period: [zu; 4],
+            double_period: [zu; 4],
+            period_f: [one; 4],
+            period_inv: [one; 4],
+        };
+        // Single-point calls build a field each time: skip the divisions for
+        // axes without a period.
+        for a in 0..4 {
+            let p = period[a];
+            if p != 0 {
+                f.period[a] = s.u_splat(p);
+                f.half_period[a] = s.u_splat(p / 2);
+                f.double_period[a] = s.u_splat(p.wrapping_mul(2));
+                let pf = S::E::from_f64(p as f64);
+                f.period_f[a] = s.splat(pf);
+                f.period_inv[a] = s.splat(S::E::ONE / pf);
+            }
         }
+        f
     }
 }
 

@@ -260,18 +260,37 @@ impl Isa {
 
     /// Every instruction set this CPU supports, narrowest first.
     pub fn available() -> Vec<Isa> {
-        #[allow(unused_mut)]
-        let mut v = vec![Isa::Scalar];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if x86::Avx2F32::new().is_some() {
-                v.push(Isa::Avx2);
+        [Isa::Scalar, Isa::Avx2, Isa::Avx512]
+            .into_iter()
+            .filter(|isa| isa.is_available())
+            .collect()
+    }
+
+    /// Whether this CPU supports the instruction set (detected once, then a
+    /// load: batch calls ask this every time).
+    pub fn is_available(self) -> bool {
+        use std::sync::OnceLock;
+        static MASK: OnceLock<u8> = OnceLock::new();
+        let mask = *MASK.get_or_init(|| {
+            #[allow(unused_mut)]
+            let mut m = 1u8;
+            #[cfg(target_arch = "x86_64")]
+            {
+                if x86::Avx2F32::new().is_some() {
+                    m |= 2;
+                }
+                if x86::Avx512F32::new().is_some() {
+                    m |= 4;
+                }
             }
-            if x86::Avx512F32::new().is_some() {
-                v.push(Isa::Avx512);
-            }
-        }
-        v
+            m
+        });
+        let bit = match self {
+            Isa::Scalar => 1,
+            Isa::Avx2 => 2,
+            Isa::Avx512 => 4,
+        };
+        mask & bit != 0
     }
 
     /// Lower-case name: `scalar`, `avx2`, `avx512`.
