@@ -18,15 +18,25 @@
 //! ```
 #![cfg_attr(not(test), warn(missing_docs))]
 
+pub mod curl;
 mod error;
 mod float;
+pub mod fractal;
 mod kernel;
 mod noise;
+mod program;
 pub mod reference;
 mod seed;
 pub(crate) mod simd;
+pub mod stack;
+pub mod warp;
 
 pub use error::Error;
 pub use float::Float;
 pub use noise::{MAX_PERIOD, Noise, NoiseKind, Sample};
 pub use simd::Isa;
+
+pub use curl::Curl;
+pub use fractal::{Fractal, FractalKind, FractalParams, MAX_OCTAVES, Octave};
+pub use stack::{Evaluator, FractalDesc, Stack, WarpDesc};
+pub use warp::{Warp, WarpKind, WarpParams};

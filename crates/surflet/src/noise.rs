@@ -308,7 +308,7 @@ impl<const D: usize> Noise<D> {
         Ok(())
     }
 
-    fn period4(&self) -> [u32; 4] {
+    pub(crate) fn period4(&self) -> [u32; 4] {
         let mut p = [0u32; 4];
         if let Some(per) = self.period {
             p[..D].copy_from_slice(&per);
