@@ -3,17 +3,26 @@
 //!
 //! # Octaves
 //!
-//! Octave `i` (from 0) evaluates the base noise `nᵢ` at `p · fᵢ` with
+//! Octave `i` (from 0) evaluates the base noise `nᵢ` at `p · fᵢ + oᵢ` with
 //!
 //! * frequency `fᵢ = frequency · lacunarityⁱ` and amplitude
 //!   `aᵢ = amplitude · gainⁱ`, both computed in `f64` by repeated
 //!   multiplication and rounded once to the working precision;
-//! * its own seed: octave 0 keeps the base noise's seed (so a one-octave fBm
-//!   with amplitude 1 and frequency 1 returns exactly the base noise's bits),
-//!   octave `i ≥ 1` gets `splitmix64(seed ^ i·0x9E3779B97F4A7C15)`. Seeded
-//!   octaves put their lattice zeros in unrelated places, where a shared seed
-//!   would line them up at the origin and along every axis of octaves with a
-//!   whole-number lacunarity. This derivation is frozen by golden tests.
+//! * its own seed `sᵢ`: octave 0 keeps the base noise's seed, octave `i ≥ 1`
+//!   gets `sᵢ = splitmix64(seed ^ i·0x9E3779B97F4A7C15)`, so the octaves are
+//!   independent fields;
+//! * its own offset `oᵢ`, a fraction of a cell per axis: octave 0 has none,
+//!   octave `i ≥ 1` gets `oᵢ[a] = (splitmix64(sᵢ ^ 0x4F46465345545321 ^
+//!   a·0x9E3779B97F4A7C15) >> 48) / 2^16` (the salt is ASCII "OFFSETS!").
+//!   Seeds alone would not do: gradient noise is zero at every lattice point
+//!   whatever its seed, and with a whole-number lacunarity every lattice point
+//!   of octave 0 is also one of octave `i`'s, so without offsets every octave
+//!   would vanish at once on octave 0's lattice (and ridged noise would peak
+//!   there).
+//!
+//! Octave 0 being the base noise unmoved, a one-octave fBm with amplitude 1
+//! and frequency 1 returns exactly the base noise's bits. The seed and offset
+//! derivations are frozen by golden tests.
 //!
 //! # Formulas
 //!
@@ -73,16 +82,17 @@
 //! `P · Lⁱ` (which must stay within 65536 on every axis). The fractal then
 //! repeats every `T = P / frequency` in input units: `f(p + k·T) = f(p)`. The
 //! equality is bit-exact wherever the octave coordinates are exact, that is,
-//! where `p · fᵢ` and `(p + k·T) · fᵢ` are both representable — for example
-//! when the frequency and lacunarity are powers of two, or whole numbers, and
-//! `p` has a short binary expansion.
+//! where `p · fᵢ + oᵢ` and `(p + k·T) · fᵢ + oᵢ` are computed without
+//! rounding — for example when the frequency is a power of two, the
+//! lacunarity a whole number, and `p` has a short binary expansion (the
+//! offsets are multiples of 2^-16).
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::noise::{MAX_PERIOD, Noise};
 use crate::program::{LayerSpec, OctaveSpec, Program, field_methods};
-use crate::seed::octave_seed;
+use crate::seed::{octave_offset, octave_seed};
 
 /// The most octaves a fractal may have.
 pub const MAX_OCTAVES: u32 = 32;
@@ -300,13 +310,17 @@ impl FractalParams {
 }
 
 /// One octave of a [`Fractal`]: its noise (with the octave's seed and
-/// period), frequency and amplitude.
+/// period), frequency, offset and amplitude. The octave's value at `p` is
+/// `noise.get(x)` with `x[a] = p[a] · frequency + offset[a]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Octave<const D: usize> {
     /// The octave's noise.
     pub noise: Noise<D>,
     /// The factor applied to the input coordinates.
     pub frequency: f64,
+    /// Added to the scaled coordinates (in the octave's lattice cells).
+    /// Octave 0's is −0.0, which adds exactly nothing.
+    pub offset: [f64; D],
     /// The octave's amplitude `aᵢ`.
     pub amplitude: f64,
 }
@@ -387,7 +401,8 @@ impl<const D: usize> Fractal<D> {
                     ),
                 });
             }
-            let mut n = Noise::new(noise.kind(), octave_seed(noise.seed(), i));
+            let seed = octave_seed(noise.seed(), i);
+            let mut n = Noise::new(noise.kind(), seed);
             if let Some(p) = period {
                 let mut per = [0u32; D];
                 for a in 0..D {
@@ -411,6 +426,7 @@ impl<const D: usize> Fractal<D> {
             octaves.push(OctaveSpec {
                 noise: n,
                 freq,
+                offset: core::array::from_fn(|a| octave_offset(seed, i, a)),
                 amp,
             });
             freq *= lac;
@@ -485,6 +501,7 @@ impl<const D: usize> Fractal<D> {
         self.program.octaves.iter().map(|o| Octave {
             noise: o.noise,
             frequency: o.freq,
+            offset: o.offset,
             amplitude: o.amp,
         })
     }

@@ -23,11 +23,12 @@ use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Op, Simd};
 
 /// One octave: its noise (seed, kind, period), the factor applied to the
-/// layer's input coordinates, and its amplitude.
+/// layer's input coordinates, the offset added after it, and its amplitude.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct OctaveSpec<const D: usize> {
     pub noise: Noise<D>,
     pub freq: f64,
+    pub offset: [f64; D],
     pub amp: f64,
 }
 
@@ -164,6 +165,7 @@ pub(crate) fn check_batch<F, const D: usize>(
 pub(crate) struct Oct<S: Simd> {
     field: Field<S>,
     freq: S::F,
+    offset: [S::F; 4],
     amp: S::F,
 }
 
@@ -173,6 +175,7 @@ impl<S: Simd> Oct<S> {
         Oct {
             field: Field::new(s, o.noise.key(), o.noise.period4()),
             freq: s.c(o.freq),
+            offset: core::array::from_fn(|a| s.c(if a < D { o.offset[a] } else { 0.0 })),
             amp: s.c(o.amp),
         }
     }
@@ -254,7 +257,7 @@ pub(crate) fn layer_lanes<S: Simd, const D: usize, O: Octs<S>>(
         let o = octs.oct(i);
         let mut xi = [zero; D];
         for a in 0..D {
-            xi[a] = s.mul(x[a], o.freq);
+            xi[a] = s.add(s.mul(x[a], o.freq), o.offset[a]);
         }
         let (n, gn) = specs[i].noise.eval_lanes(s, &o.field, xi);
         // ∇ₓ n = freq · (∇n at xi).

@@ -50,3 +50,24 @@ pub(crate) const fn derive(seed: u64, salt: u64, index: u64) -> u64 {
 pub(crate) const fn octave_seed(seed: u64, i: u32) -> u64 {
     if i == 0 { seed } else { derive(seed, 0, i as u64) }
 }
+
+/// Salt of the per-octave coordinate offsets (ASCII "OFFSETS!").
+pub(crate) const OFFSET_SALT: u64 = 0x4F46_4653_4554_5321;
+
+/// The coordinate offset of octave `i` (seed `octave_seed`) along `axis`: a
+/// multiple of 2^-16 in `[0, 1)` cells, the top 16 bits of
+/// `derive(octave_seed, OFFSET_SALT, axis)`. Octave 0 gets −0.0, which adds
+/// exactly nothing (`x + −0.0 == x` bit for bit, `−0.0` included), so a
+/// one-octave fractal is its base noise.
+///
+/// Seeds alone cannot separate the octaves' lattice zeros: gradient noise is
+/// zero at every lattice point whatever its seed, and with a whole-number
+/// lacunarity every lattice point of octave 0 is one of octave `i`'s.
+#[inline]
+pub(crate) fn octave_offset(octave_seed: u64, i: u32, axis: usize) -> f64 {
+    if i == 0 {
+        -0.0
+    } else {
+        (derive(octave_seed, OFFSET_SALT, axis as u64) >> 48) as f64 / 65536.0
+    }
+}

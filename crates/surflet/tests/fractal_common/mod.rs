@@ -34,7 +34,7 @@ pub fn reference<const D: usize>(f: &Fractal<D>, p: [f64; D]) -> RefEval {
     let mut w = 1.0f64;
     let mut state = Vec::new();
     for (i, o) in f.octaves().enumerate() {
-        let x: [f64; D] = core::array::from_fn(|a| p[a] * o.frequency);
+        let x: [f64; D] = core::array::from_fn(|a| p[a] * o.frequency + o.offset[a]);
         let n = o.noise.get(x);
         let a = o.amplitude;
         let c = match params.kind {
