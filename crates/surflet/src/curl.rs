@@ -33,18 +33,19 @@ use crate::simd::{Isa, Op, Simd};
 /// use surflet::{Curl, Fractal, FractalKind, FractalParams, Noise, NoiseKind};
 /// let psi = Fractal::new(Noise::<3>::new(NoiseKind::Simplex, 5), FractalParams::new(FractalKind::Fbm))?;
 /// let curl = Curl::<3>::new(psi);
-/// let v: [f64; 3] = curl.get([0.1, 0.2, 0.3]);
+/// let p = [0.1f64, 0.2, 0.3];
+/// let v = curl.get(p);
+/// assert!(v.iter().all(|c| c.is_finite()));
 /// // Divergence-free: the central-difference divergence vanishes.
-/// let h = 1e-5;
+/// let h = 1e-6;
 /// let mut div = 0.0;
 /// for a in 0..3 {
-///     let (mut lo, mut hi) = ([0.1, 0.2, 0.3], [0.1, 0.2, 0.3]);
+///     let (mut lo, mut hi) = (p, p);
 ///     lo[a] -= h;
 ///     hi[a] += h;
-///     div += (curl.get(hi)[a] - curl.get(lo)[a]) / (2.0 * h);
+///     div += (curl.get(hi)[a] - curl.get(lo)[a]) / (hi[a] - lo[a]);
 /// }
 /// assert!(div.abs() < 1e-6);
-/// # let _ = v;
 /// # Ok::<(), surflet::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]

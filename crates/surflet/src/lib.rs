@@ -11,12 +11,27 @@
 //!   1D–4D), which fixes those flaws: seeded, seam-free, exactly normalised,
 //!   with analytic gradients, in `f32` and `f64`, and fast in SIMD batches.
 //!
+//! Built on the family, in every dimension each noise supports and with the
+//! same analytic gradients and bit-identical batches:
+//!
+//! * [`fractal`]: fBm, ridged and hybrid multifractals, billow and turbulence,
+//!   tileable when the base noise is periodic;
+//! * [`warp`]: single-step and progressive domain warping;
+//! * [`curl`]: divergence-free curl noise in 2D and 3D;
+//! * [`stack`]: declarative noise stacks (noise, seed, frequency, fractal,
+//!   warp) read from and written to TOML and JSON.
+//!
 //! ```
 //! // Ken Perlin's ImprovedNoise, reproduced to the last bit.
 //! let v = surflet::reference::perlin2002::noise(3.14, 42.0, 7.0);
 //! assert_eq!(v, 0.13691995878400012);
 //! ```
 #![cfg_attr(not(test), warn(missing_docs))]
+// Lane code walks several per-axis arrays in lockstep; index loops say that
+// most plainly.
+#![allow(clippy::needless_range_loop)]
+// Derived constants keep every digit of their derivation, beyond f64.
+#![allow(clippy::excessive_precision)]
 
 pub mod curl;
 mod error;

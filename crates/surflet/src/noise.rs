@@ -399,11 +399,9 @@ fn fill_loop<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool>(
         let p: [S::F; D] = core::array::from_fn(|a| s.load(&coords[a][i..]));
         let (v, g) = K::eval(s, field, p);
         s.store(v, &mut out[i..]);
-        if GRAD {
-            if let Some(gr) = gradient.as_mut() {
-                for a in 0..D {
-                    s.store(g[a], &mut gr[a][i..]);
-                }
+        if GRAD && let Some(gr) = gradient.as_mut() {
+            for a in 0..D {
+                s.store(g[a], &mut gr[a][i..]);
             }
         }
         i += l;
@@ -419,12 +417,10 @@ fn fill_loop<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool>(
         let mut tmp = [S::E::ZERO; 16];
         s.store(v, &mut tmp);
         out[i..].copy_from_slice(&tmp[..rest]);
-        if GRAD {
-            if let Some(gr) = gradient.as_mut() {
-                for a in 0..D {
-                    s.store(g[a], &mut tmp);
-                    gr[a][i..].copy_from_slice(&tmp[..rest]);
-                }
+        if GRAD && let Some(gr) = gradient.as_mut() {
+            for a in 0..D {
+                s.store(g[a], &mut tmp);
+                gr[a][i..].copy_from_slice(&tmp[..rest]);
             }
         }
     }

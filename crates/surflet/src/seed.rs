@@ -48,7 +48,11 @@ pub(crate) const fn derive(seed: u64, salt: u64, index: u64) -> u64 {
 /// gets `derive(seed, 0, i)`.
 #[inline]
 pub(crate) const fn octave_seed(seed: u64, i: u32) -> u64 {
-    if i == 0 { seed } else { derive(seed, 0, i as u64) }
+    if i == 0 {
+        seed
+    } else {
+        derive(seed, 0, i as u64)
+    }
 }
 
 /// Salt of the per-octave coordinate offsets (ASCII "OFFSETS!").

@@ -426,8 +426,42 @@ fn fractal_params(
         weight: d.weight.unwrap_or(d.kind.default_weight()),
         normalize: d.normalize,
     };
-    p.validate().map_err(|e| rekey(e, prefix, freq_key, "period"))?;
+    p.validate()
+        .map_err(|e| rekey(e, prefix, freq_key, "period"))?;
     Ok(p)
+}
+
+/// Checks what [`Fractal::new`] would reject for any dimension: octave
+/// frequencies or amplitudes that overflow, a zero bound to normalise by, and
+/// octave periods (`period[a] · lacunarityⁱ`) past 65536.
+fn trial(
+    params: &FractalParams,
+    period: Option<&[u32]>,
+    prefix: &str,
+    freq_key: &str,
+    period_key: &str,
+) -> Result<(), Error> {
+    Fractal::<1>::new(Noise::new(NoiseKind::Value, 0), *params)
+        .map_err(|e| rekey(e, prefix, freq_key, period_key))?;
+    if let Some(p) = period {
+        let top = params.lacunarity.powi(params.octaves as i32 - 1);
+        for (a, &pa) in p.iter().enumerate() {
+            let last = pa as f64 * top;
+            if last > MAX_PERIOD as f64 {
+                return Err(at(
+                    period_key,
+                    format!(
+                        "octave {} needs the period {pa} × lacunarity^{} = {last} on axis {a}, \
+                         and periods must be in 1..={MAX_PERIOD}; use fewer octaves or a smaller \
+                         period",
+                        params.octaves - 1,
+                        params.octaves - 1
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Everything [`Stack::build`] needs, checked without a dimension.
@@ -526,7 +560,12 @@ impl Stack {
                 ));
             }
         }
-        let field = fractal_params(self.fractal.as_ref(), self.frequency, "fractal", "frequency")?;
+        let field = fractal_params(
+            self.fractal.as_ref(),
+            self.frequency,
+            "fractal",
+            "frequency",
+        )?;
         if self.period.is_some() && field.lacunarity.fract() != 0.0 {
             return Err(at(
                 "fractal.lacunarity",
@@ -536,6 +575,13 @@ impl Stack {
                 ),
             ));
         }
+        trial(
+            &field,
+            self.period.as_deref(),
+            "fractal",
+            "frequency",
+            "period",
+        )?;
         let warp = match &self.warp {
             None => None,
             Some(w) => Some(self.warp_plan(w)?),
@@ -607,6 +653,13 @@ impl Stack {
                 Some(out)
             }
         };
+        trial(
+            &fractal,
+            period.as_deref(),
+            "warp.fractal",
+            "warp.frequency",
+            "warp.fractal.octaves",
+        )?;
         Ok(WarpPlan {
             noise: w.noise.unwrap_or(self.noise),
             seed: w.seed.unwrap_or(self.seed),

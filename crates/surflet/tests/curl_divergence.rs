@@ -114,11 +114,7 @@ fn curl_is_the_documented_combination_of_potential_gradients() {
             .iter()
             .map(|f| f.sample(p).gradient)
             .collect();
-        let want = [
-            g[2][1] - g[1][2],
-            g[0][2] - g[2][0],
-            g[1][0] - g[0][1],
-        ];
+        let want = [g[2][1] - g[1][2], g[0][2] - g[2][0], g[1][0] - g[0][1]];
         assert_eq!(c3.get(p), want);
     }
     let same = Curl::<3>::from_potentials([

@@ -95,7 +95,10 @@ fn check<F: Float, const D: usize>(what: &str, field: &impl Field<D>, seed: u64)
         .collect();
     for (i, s) in singles.iter().enumerate() {
         let p: [F; D] = core::array::from_fn(|a| coords[a][i]);
-        assert!(same(s.value, field.get(p)), "{what}: get != sample at {p:?}");
+        assert!(
+            same(s.value, field.get(p)),
+            "{what}: get != sample at {p:?}"
+        );
     }
     for isa in Isa::available() {
         let mut out = vec![F::ZERO; N];

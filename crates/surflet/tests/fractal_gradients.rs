@@ -24,10 +24,7 @@ const POINTS_PER_NOISE: usize = 2500;
 fn cases<const D: usize>(kind: FractalKind, noise: NoiseKind, k: usize) -> Vec<Fractal<D>> {
     let base = FractalParams::new(kind);
     let sets = [
-        FractalParams {
-            octaves: 5,
-            ..base
-        },
+        FractalParams { octaves: 5, ..base },
         FractalParams {
             octaves: 3,
             lacunarity: 2.5,
@@ -46,7 +43,11 @@ fn cases<const D: usize>(kind: FractalKind, noise: NoiseKind, k: usize) -> Vec<F
             octaves: 4,
             lacunarity: 1.9,
             gain: 0.45,
-            offset: if kind == FractalKind::Hybrid { 0.25 } else { base.offset },
+            offset: if kind == FractalKind::Hybrid {
+                0.25
+            } else {
+                base.offset
+            },
             weight: 1.5,
             ..base
         },
@@ -58,10 +59,7 @@ fn cases<const D: usize>(kind: FractalKind, noise: NoiseKind, k: usize) -> Vec<F
         .collect();
     // A tiled fractal too, where the noise kind can tile in this dimension.
     if let Ok(n) = Noise::<D>::new(noise, seed ^ 1).with_period([3; D]) {
-        let p = FractalParams {
-            octaves: 4,
-            ..base
-        };
+        let p = FractalParams { octaves: 4, ..base };
         out.push(Fractal::new(n, p).unwrap());
     }
     out

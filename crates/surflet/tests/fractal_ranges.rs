@@ -49,7 +49,8 @@ fn fbm_within_unit<F: Float, const D: usize>() {
                 ..FractalParams::new(FractalKind::Fbm)
             };
             let f = Fractal::new(Noise::<D>::new(kind, k as u64), params).unwrap();
-            let (a, b) = measure::<F, D>(&f, per, 1000.0, octaves as u64 * 10 + k as u64, (-1.0, 1.0));
+            let (a, b) =
+                measure::<F, D>(&f, per, 1000.0, octaves as u64 * 10 + k as u64, (-1.0, 1.0));
             min = min.min(a);
             max = max.max(b);
         }
@@ -85,7 +86,11 @@ fn row<const D: usize>(kind: FractalKind) -> String {
     };
     let mut cells = Vec::new();
     for (k, noise) in NoiseKind::ALL.into_iter().enumerate() {
-        let f = Fractal::new(Noise::<D>::new(noise, 7 + k as u64), FractalParams::new(kind)).unwrap();
+        let f = Fractal::new(
+            Noise::<D>::new(noise, 7 + k as u64),
+            FractalParams::new(kind),
+        )
+        .unwrap();
         assert_eq!(f.bound(), 1.0);
         let (a, b) = measure::<f64, D>(&f, POINTS / 4, 1000.0, k as u64, (lo, 1.0));
         cells.push(format!("[{a:.3}, {b:.3}]"));
@@ -94,7 +99,12 @@ fn row<const D: usize>(kind: FractalKind) -> String {
 }
 
 fn table(kind: FractalKind) {
-    let rows = [row::<1>(kind), row::<2>(kind), row::<3>(kind), row::<4>(kind)];
+    let rows = [
+        row::<1>(kind),
+        row::<2>(kind),
+        row::<3>(kind),
+        row::<4>(kind),
+    ];
     println!("{}", rows.join("\n"));
 }
 

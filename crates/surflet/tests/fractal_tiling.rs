@@ -93,7 +93,9 @@ fn tiled_fractals_are_exactly_periodic() {
 
 #[test]
 fn octave_periods_scale_with_the_lacunarity() {
-    let base = Noise::<2>::new(NoiseKind::Perlin, 1).with_period([3, 5]).unwrap();
+    let base = Noise::<2>::new(NoiseKind::Perlin, 1)
+        .with_period([3, 5])
+        .unwrap();
     let params = FractalParams {
         octaves: 4,
         lacunarity: 3.0,
@@ -106,13 +108,18 @@ fn octave_periods_scale_with_the_lacunarity() {
 
 #[test]
 fn tiling_errors() {
-    let base = Noise::<2>::new(NoiseKind::Perlin, 1).with_period([16, 16]).unwrap();
+    let base = Noise::<2>::new(NoiseKind::Perlin, 1)
+        .with_period([16, 16])
+        .unwrap();
     let frac = FractalParams {
         lacunarity: 2.5,
         ..FractalParams::new(FractalKind::Fbm)
     };
     let e = Fractal::new(base, frac).unwrap_err();
-    assert!(matches!(e, Error::Parameter { ref name, .. } if name == "lacunarity"), "{e}");
+    assert!(
+        matches!(e, Error::Parameter { ref name, .. } if name == "lacunarity"),
+        "{e}"
+    );
     // 16 · 2^12 = 65536 is the last period allowed; the 14th octave needs 2^17.
     let ok = FractalParams {
         octaves: 13,
@@ -163,5 +170,8 @@ fn tiled_warped_stack_repeats_up_to_rounding() {
     let mut bad = stack.clone();
     bad.warp.as_mut().unwrap().frequency = Some(0.3);
     let e = bad.build::<2>().unwrap_err();
-    assert!(matches!(e, Error::Config { ref key, .. } if key == "warp.frequency"), "{e}");
+    assert!(
+        matches!(e, Error::Config { ref key, .. } if key == "warp.frequency"),
+        "{e}"
+    );
 }

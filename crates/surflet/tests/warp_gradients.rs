@@ -43,7 +43,10 @@ fn warps<const D: usize>(kind: WarpKind) -> Vec<(String, Warp<D>)> {
             // the difference quotient, not the gradient, exceeds 1e-6.)
             params.fractal.normalize = true;
             let w = Warp::new(field.clone(), Noise::new(noise, 11 + k as u64), params).unwrap();
-            out.push((format!("{kind} {octaves}-octave {noise} warp of {field_kind}"), w));
+            out.push((
+                format!("{kind} {octaves}-octave {noise} warp of {field_kind}"),
+                w,
+            ));
         }
     }
     out
@@ -56,7 +59,11 @@ fn check<const D: usize>(kind: WarpKind) {
         for p in points::<D>(i as u64, POINTS, 10.0) {
             let s = w.sample(p);
             let q = w.warp_point(p);
-            assert_eq!(s.value, w.field().get(q), "{name}: value is not field(warp(p))");
+            assert_eq!(
+                s.value,
+                w.field().get(q),
+                "{name}: value is not field(warp(p))"
+            );
             let state = reference(w.field(), q).state;
             let crease = (0..D).any(|a| {
                 [-H, H]

@@ -100,7 +100,12 @@ pub fn moved<const D: usize>(p: [f64; D], axis: usize, t: f64) -> [f64; D] {
 
 /// Central difference of `f` along `axis` at `p`, dividing by the step
 /// actually taken (`(p + h) − (p − h)` after rounding).
-pub fn central<const D: usize>(f: impl Fn([f64; D]) -> f64, p: [f64; D], axis: usize, h: f64) -> f64 {
+pub fn central<const D: usize>(
+    f: impl Fn([f64; D]) -> f64,
+    p: [f64; D],
+    axis: usize,
+    h: f64,
+) -> f64 {
     let hi = moved(p, axis, h);
     let lo = moved(p, axis, -h);
     (f(hi) - f(lo)) / (hi[axis] - lo[axis])
