@@ -257,7 +257,9 @@ impl<const D: usize> Warp<D> {
         &self.program
     }
 
-    /// The displaced point `p'` that the field is evaluated at.
+    /// The displaced point `p'` that the field is evaluated at, computed in
+    /// `f64` exactly as [`get`](Self::get) computes it, so that
+    /// `warp.get(p) == warp.field().get(warp.warp_point(p))` bit for bit.
     pub fn warp_point(&self, p: [f64; D]) -> [f64; D] {
         let mut q = p;
         let per_step = D;
