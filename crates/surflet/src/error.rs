@@ -62,4 +62,23 @@ pub enum Error {
         /// The valid names.
         expected: String,
     },
+    /// A noise-stack description that could not be read, parsed or compiled.
+    /// `key` is the path of the offending key (`fractal.octaves`,
+    /// `warp.frequency`, `period[1]`), empty when the document as a whole is
+    /// at fault (a syntax error).
+    #[error("{}", config_message(key, message))]
+    Config {
+        /// Dotted path of the key at fault, or empty.
+        key: String,
+        /// What is wrong (for TOML, with the line and column).
+        message: String,
+    },
+}
+
+fn config_message(key: &str, message: &str) -> String {
+    if key.is_empty() {
+        message.to_string()
+    } else {
+        format!("{key}: {message}")
+    }
 }

@@ -114,7 +114,7 @@ macro_rules! impl_float {
                 // come back unchanged, as does every integer (so −0.0 stays
                 // −0.0).
                 const LIMIT: $t = (1u64 << ($prec - 1)) as $t;
-                if !(self.abs() < LIMIT) {
+                if self.is_nan() || self.abs() >= LIMIT {
                     return self;
                 }
                 let t = (self as i64) as $t;

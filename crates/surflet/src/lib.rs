@@ -11,6 +11,16 @@
 //!   1D–4D), which fixes those flaws: seeded, seam-free, exactly normalised,
 //!   with analytic gradients, in `f32` and `f64`, and fast in SIMD batches.
 //!
+//! Built on the family, in every dimension each noise supports and with the
+//! same analytic gradients and bit-identical batches:
+//!
+//! * [`fractal`]: fBm, ridged and hybrid multifractals, billow and turbulence,
+//!   tileable when the base noise is periodic;
+//! * [`warp`]: single-step and progressive domain warping;
+//! * [`curl`]: divergence-free curl noise in 2D and 3D;
+//! * [`stack`]: declarative noise stacks (noise, seed, frequency, fractal,
+//!   warp) read from and written to TOML and JSON.
+//!
 //! ```
 //! // Ken Perlin's ImprovedNoise, reproduced to the last bit.
 //! let v = surflet::reference::perlin2002::noise(3.14, 42.0, 7.0);
@@ -18,15 +28,25 @@
 //! ```
 #![cfg_attr(not(test), warn(missing_docs))]
 
+pub mod curl;
 mod error;
 mod float;
+pub mod fractal;
 mod kernel;
 mod noise;
+mod program;
 pub mod reference;
 mod seed;
 pub(crate) mod simd;
+pub mod stack;
+pub mod warp;
 
 pub use error::Error;
 pub use float::Float;
 pub use noise::{MAX_PERIOD, Noise, NoiseKind, Sample};
 pub use simd::Isa;
+
+pub use curl::Curl;
+pub use fractal::{Fractal, FractalKind, FractalParams, MAX_OCTAVES, Octave};
+pub use stack::{Evaluator, FractalDesc, Stack, WarpDesc};
+pub use warp::{Warp, WarpKind, WarpParams};

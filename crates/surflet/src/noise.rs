@@ -308,7 +308,7 @@ impl<const D: usize> Noise<D> {
         Ok(())
     }
 
-    fn period4(&self) -> [u32; 4] {
+    pub(crate) fn period4(&self) -> [u32; 4] {
         let mut p = [0u32; 4];
         if let Some(per) = self.period {
             p[..D].copy_from_slice(&per);
@@ -403,7 +403,7 @@ fn fill_loop<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool>(
         }
         let (v, g) = K::eval(s, field, p);
         s.store(v, &mut out[i..]);
-        if let (true, Some(gr)) = (GRAD, gradient.as_mut()) {
+        if GRAD && let Some(gr) = gradient.as_mut() {
             for a in 0..D {
                 s.store(g[a], &mut gr[a][i..]);
             }
@@ -424,7 +424,7 @@ fn fill_loop<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool>(
         let mut tmp = [S::E::ZERO; 16];
         s.store(v, &mut tmp);
         out[i..].copy_from_slice(&tmp[..rest]);
-        if let (true, Some(gr)) = (GRAD, gradient.as_mut()) {
+        if GRAD && let Some(gr) = gradient.as_mut() {
             for a in 0..D {
                 s.store(g[a], &mut tmp);
                 gr[a][i..].copy_from_slice(&tmp[..rest]);

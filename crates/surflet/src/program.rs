@@ -1,0 +1,589 @@
+//! The compiled form shared by fractals, domain warps, curl noise and noise
+//! stacks, and its one per-lane evaluator.
+//!
+//! A [`Program`] is a flat list of octaves (each a seeded, possibly periodic
+//! [`Noise`] with a frequency and an amplitude) and a list of layers (each a
+//! fractal over a run of those octaves). The first `steps · D` layers are warp
+//! layers, `D` per warp step (one per axis); the last layer is the warped
+//! field. Single-point calls and every SIMD backend run the same generic
+//! function, [`program_lanes`], so they return the same bits.
+//!
+//! Everything on the lane path is `#[inline(always)]`: it must inline into the
+//! `#[target_feature]` entry points of [`crate::simd`]. Each batch operation
+//! has exactly one call site of [`Noise::eval_lanes`] (the octave loop of
+//! [`layer_lanes`], reached from one loop over layers), which keeps the number
+//! of kernel copies — and the compile time — the same as a plain noise fill.
+
+// Lane code walks per-axis arrays in step; index loops read best there (and
+// iterator adaptors are avoided in hot code, see kernel/mod.rs).
+#![allow(clippy::needless_range_loop)]
+
+use crate::error::Error;
+use crate::float::Float;
+use crate::fractal::FractalKind;
+use crate::kernel::Field;
+use crate::noise::{Noise, Sample};
+use crate::simd::scalar::Scalar;
+use crate::simd::{Isa, Op, Simd};
+
+/// One octave: its noise (seed, kind, period), the factor applied to the
+/// layer's input coordinates, the offset added after it, and its amplitude.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct OctaveSpec<const D: usize> {
+    pub noise: Noise<D>,
+    pub freq: f64,
+    pub offset: [f64; D],
+    pub amp: f64,
+}
+
+/// One fractal over `octaves[first..first + count]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct LayerSpec {
+    pub kind: FractalKind,
+    pub first: usize,
+    pub count: usize,
+    /// Ridged and hybrid offset.
+    pub offset: f64,
+    /// Ridged weight gain.
+    pub weight: f64,
+    /// Final factor: normalisation, times the warp amplitude for warp layers.
+    pub scale: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Program<const D: usize> {
+    pub octaves: Vec<OctaveSpec<D>>,
+    pub layers: Vec<LayerSpec>,
+    /// Number of warp steps; `layers[..steps * D]` are their per-axis layers.
+    pub steps: usize,
+}
+
+impl<const D: usize> Program<D> {
+    /// Appends `layer` over a copy of `octaves`, re-basing its octave index.
+    pub(crate) fn push_layer(&mut self, octaves: &[OctaveSpec<D>], mut layer: LayerSpec) {
+        layer.first = self.octaves.len();
+        self.octaves.extend_from_slice(octaves);
+        self.layers.push(layer);
+    }
+
+    /// The value at `p` (single point, scalar lanes).
+    #[inline]
+    pub(crate) fn get<F: Float>(&self, p: [F; D]) -> F {
+        let s = Scalar::<F>::new();
+        let octs = Lazy {
+            s,
+            specs: &self.octaves,
+        };
+        program_lanes::<_, D, _, false>(s, self, &octs, p).0
+    }
+
+    /// The value and gradient at `p` (single point, scalar lanes).
+    #[inline]
+    pub(crate) fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
+        let s = Scalar::<F>::new();
+        let octs = Lazy {
+            s,
+            specs: &self.octaves,
+        };
+        let (value, gradient) = program_lanes::<_, D, _, true>(s, self, &octs, p);
+        Sample { value, gradient }
+    }
+
+    /// Value and gradient of layer `k` alone, without any warp (curl
+    /// potentials).
+    #[inline]
+    pub(crate) fn sample_layer<F: Float>(&self, k: usize, p: [F; D]) -> Sample<F, D> {
+        let s = Scalar::<F>::new();
+        let octs = Lazy {
+            s,
+            specs: &self.octaves,
+        };
+        let (value, gradient) = layer_lanes(s, &self.octaves, &octs, &self.layers[k], p);
+        Sample { value, gradient }
+    }
+
+    /// Batch evaluation on `isa`, values to `out` and, if asked, the gradient.
+    pub(crate) fn fill_on<F: Float>(
+        &self,
+        isa: Isa,
+        coords: [&[F]; D],
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<(), Error> {
+        let grad = gradient.is_some();
+        let mut outs: Vec<&mut [F]> = vec![out];
+        if let Some(g) = gradient {
+            outs.extend(g);
+        }
+        check_batch(isa, &coords, &outs)?;
+        F::dispatch(
+            isa,
+            FillOp {
+                prog: self,
+                coords,
+                outs,
+                grad,
+            },
+        );
+        Ok(())
+    }
+}
+
+/// Checks that `isa` is available and every slice has the first output's
+/// length.
+pub(crate) fn check_batch<F, const D: usize>(
+    isa: Isa,
+    coords: &[&[F]; D],
+    outs: &[&mut [F]],
+) -> Result<(), Error> {
+    if !Isa::available().contains(&isa) {
+        return Err(Error::Parameter {
+            name: "isa".into(),
+            reason: format!("{} is not supported by this CPU", isa.name()),
+        });
+    }
+    let n = outs[0].len();
+    for (a, c) in coords.iter().enumerate() {
+        if c.len() != n {
+            return Err(Error::Length {
+                what: format!("coordinate slice {a}"),
+                expected: n,
+                found: c.len(),
+            });
+        }
+    }
+    for (k, o) in outs.iter().enumerate().skip(1) {
+        if o.len() != n {
+            return Err(Error::Length {
+                what: format!("output slice {k}"),
+                expected: n,
+                found: o.len(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// One octave's parameters in lanes.
+#[derive(Clone, Copy)]
+pub(crate) struct Oct<S: Simd> {
+    field: Field<S>,
+    freq: S::F,
+    offset: [S::F; 4],
+    amp: S::F,
+}
+
+impl<S: Simd> Oct<S> {
+    #[inline(always)]
+    fn new<const D: usize>(s: S, o: &OctaveSpec<D>) -> Self {
+        Oct {
+            field: Field::new(s, o.noise.key(), o.noise.period4()),
+            freq: s.c(o.freq),
+            offset: core::array::from_fn(|a| s.c(if a < D { o.offset[a] } else { 0.0 })),
+            amp: s.c(o.amp),
+        }
+    }
+}
+
+/// Where the per-lane code gets octave `i`'s lane parameters: computed on
+/// demand for single points (most are never needed twice), cached once per
+/// call for batches. Both produce the same values.
+pub(crate) trait Octs<S: Simd> {
+    fn oct(&self, i: usize) -> Oct<S>;
+}
+
+pub(crate) struct Lazy<'a, S: Simd, const D: usize> {
+    pub s: S,
+    pub specs: &'a [OctaveSpec<D>],
+}
+
+impl<S: Simd, const D: usize> Octs<S> for Lazy<'_, S, D> {
+    #[inline(always)]
+    fn oct(&self, i: usize) -> Oct<S> {
+        Oct::new(self.s, &self.specs[i])
+    }
+}
+
+pub(crate) struct Cached<S: Simd>(Vec<Oct<S>>);
+
+impl<S: Simd> Cached<S> {
+    #[inline(always)]
+    pub(crate) fn new<const D: usize>(s: S, specs: &[OctaveSpec<D>]) -> Self {
+        let mut v = Vec::with_capacity(specs.len());
+        for o in specs {
+            v.push(Oct::new(s, o));
+        }
+        Cached(v)
+    }
+}
+
+impl<S: Simd> Octs<S> for Cached<S> {
+    #[inline(always)]
+    fn oct(&self, i: usize) -> Oct<S> {
+        self.0[i]
+    }
+}
+
+/// `+k` where `n > 0`, `-k` where `n < 0`, 0 where `n` is zero (where |n| has
+/// no derivative; see the fractal documentation) or NaN.
+#[inline(always)]
+fn sign<S: Simd>(s: S, n: S::F, k: f64) -> S::F {
+    let zero = s.zero();
+    s.select(
+        s.gt(n, zero),
+        s.c(k),
+        s.select(s.lt(n, zero), s.c(-k), zero),
+    )
+}
+
+/// Evaluates one fractal layer at `x` (layer input units): the value and its
+/// gradient with respect to `x`, by the chain rule through every octave.
+#[inline(always)]
+pub(crate) fn layer_lanes<S: Simd, const D: usize, O: Octs<S>>(
+    s: S,
+    specs: &[OctaveSpec<D>],
+    octs: &O,
+    layer: &LayerSpec,
+    x: [S::F; D],
+) -> (S::F, [S::F; D]) {
+    let zero = s.zero();
+    let one = s.c(1.0);
+    let offset = s.c(layer.offset);
+    let wgain = s.c(layer.weight);
+    let mut v = zero;
+    let mut g = [zero; D];
+    // Ridged and hybrid multifractals carry a weight (and its gradient) from
+    // one octave to the next.
+    let mut w = one;
+    let mut gw = [zero; D];
+    for j in 0..layer.count {
+        let i = layer.first + j;
+        let o = octs.oct(i);
+        let mut xi = [zero; D];
+        for a in 0..D {
+            xi[a] = s.add(s.mul(x[a], o.freq), o.offset[a]);
+        }
+        let (n, gn) = specs[i].noise.eval_lanes(s, &o.field, xi);
+        // ∇ₓ n = freq · (∇n at xi).
+        let mut dn = [zero; D];
+        for a in 0..D {
+            dn[a] = s.mul(gn[a], o.freq);
+        }
+        let amp = o.amp;
+        let (c, dc) = match layer.kind {
+            FractalKind::Fbm => {
+                let mut dc = [zero; D];
+                for a in 0..D {
+                    dc[a] = s.mul(amp, dn[a]);
+                }
+                (s.mul(amp, n), dc)
+            }
+            FractalKind::Billow => {
+                let k = s.mul(amp, sign(s, n, 2.0));
+                let mut dc = [zero; D];
+                for a in 0..D {
+                    dc[a] = s.mul(k, dn[a]);
+                }
+                (s.mul(amp, s.sub(s.mul(s.abs(n), s.c(2.0)), one)), dc)
+            }
+            FractalKind::Turbulence => {
+                let k = s.mul(amp, sign(s, n, 1.0));
+                let mut dc = [zero; D];
+                for a in 0..D {
+                    dc[a] = s.mul(k, dn[a]);
+                }
+                (s.mul(amp, s.abs(n)), dc)
+            }
+            FractalKind::Ridged => {
+                // signal = (offset − |n|)² · w; next w = clamp(signal·G, 0, 1).
+                let r = s.sub(offset, s.abs(n));
+                let rr = s.mul(r, r);
+                let sig = s.mul(rr, w);
+                // ∂signal = 2r·(−sign n)·∂n·w + r²·∂w
+                let k = s.mul(s.mul(s.add(r, r), w), sign(s, n, -1.0));
+                let mut dsig = [zero; D];
+                for a in 0..D {
+                    dsig[a] = s.add(s.mul(k, dn[a]), s.mul(rr, gw[a]));
+                }
+                let mut dc = [zero; D];
+                for a in 0..D {
+                    dc[a] = s.mul(amp, dsig[a]);
+                }
+                let ws = s.mul(sig, wgain);
+                // Saturated clamps pass no derivative.
+                let inside = s.m_and(s.gt(ws, zero), s.lt(ws, one));
+                w = s.max(s.min(ws, one), zero);
+                for a in 0..D {
+                    gw[a] = s.keep(inside, s.mul(wgain, dsig[a]));
+                }
+                (s.mul(amp, sig), dc)
+            }
+            FractalKind::Hybrid => {
+                // signal = (n + offset)·a; octave 0 is the first value and
+                // weight; then value += min(w, 1)·signal, w = min(w, 1)·signal.
+                let sig = s.mul(s.add(n, offset), amp);
+                let mut dsig = [zero; D];
+                for a in 0..D {
+                    dsig[a] = s.mul(dn[a], amp);
+                }
+                let (c, dc) = if j == 0 {
+                    (sig, dsig)
+                } else {
+                    let below = s.lt(w, one);
+                    let wt = s.min(w, one);
+                    let mut dc = [zero; D];
+                    for a in 0..D {
+                        let gwt = s.keep(below, gw[a]);
+                        dc[a] = s.add(s.mul(gwt, sig), s.mul(wt, dsig[a]));
+                    }
+                    (s.mul(wt, sig), dc)
+                };
+                w = c;
+                gw = dc;
+                (c, dc)
+            }
+        };
+        // The first octave is assigned, not added to zero, so that a
+        // one-octave fBm returns its noise's bits exactly (−0 included).
+        if j == 0 {
+            v = c;
+            g = dc;
+        } else {
+            v = s.add(v, c);
+            for a in 0..D {
+                g[a] = s.add(g[a], dc[a]);
+            }
+        }
+    }
+    let scale = s.c(layer.scale);
+    for a in 0..D {
+        g[a] = s.mul(g[a], scale);
+    }
+    (s.mul(v, scale), g)
+}
+
+/// Evaluates a program at `p`: the warp steps move the point (tracking the
+/// Jacobian when `GRAD`), then the last layer is evaluated at the moved point
+/// and its gradient is pulled back by the chain rule, ∇ₚ = Jᵀ ∇_q.
+#[inline(always)]
+pub(crate) fn program_lanes<S: Simd, const D: usize, O: Octs<S>, const GRAD: bool>(
+    s: S,
+    prog: &Program<D>,
+    octs: &O,
+    p: [S::F; D],
+) -> (S::F, [S::F; D]) {
+    let zero = s.zero();
+    let one = s.c(1.0);
+    let mut q = p;
+    let mut jac = [[zero; D]; D];
+    for (a, row) in jac.iter_mut().enumerate() {
+        row[a] = one;
+    }
+    let mut dq = [zero; D];
+    let mut dg = [[zero; D]; D];
+    let last = prog.layers.len() - 1;
+    // One loop over all layers (warp layers, then the field), so that the
+    // kernels are inlined at a single call site.
+    let mut k = 0;
+    loop {
+        let (v, g) = layer_lanes(s, &prog.octaves, octs, &prog.layers[k], q);
+        if k == last {
+            if !GRAD || prog.steps == 0 {
+                return (v, g);
+            }
+            let mut out = [zero; D];
+            for b in 0..D {
+                let mut acc = s.mul(g[0], jac[0][b]);
+                for a in 1..D {
+                    acc = s.add(acc, s.mul(g[a], jac[a][b]));
+                }
+                out[b] = acc;
+            }
+            return (v, out);
+        }
+        let axis = k % D;
+        dq[axis] = v;
+        dg[axis] = g;
+        if axis == D - 1 {
+            // Every axis of one step is displaced from the same point.
+            for a in 0..D {
+                q[a] = s.add(q[a], dq[a]);
+            }
+            if GRAD {
+                // J ← (I + ∂displacement/∂q) · J
+                let old = jac;
+                for a in 0..D {
+                    for b in 0..D {
+                        let mut acc = old[a][b];
+                        for c in 0..D {
+                            acc = s.add(acc, s.mul(dg[a][c], old[c][b]));
+                        }
+                        jac[a][b] = acc;
+                    }
+                }
+            }
+        }
+        k += 1;
+    }
+}
+
+/// Something evaluated per lane with up to five outputs (a value and four
+/// derivatives, or a curl vector).
+pub(crate) trait Lanes<S: Simd, const D: usize> {
+    fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]);
+}
+
+struct ProgLanes<'a, S: Simd, const D: usize, const GRAD: bool> {
+    prog: &'a Program<D>,
+    octs: Cached<S>,
+}
+
+impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S, D, GRAD> {
+    #[inline(always)]
+    fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]) {
+        let (v, g) = program_lanes::<S, D, _, GRAD>(s, self.prog, &self.octs, p);
+        r[0] = v;
+        if GRAD {
+            // Not `copy_from_slice`: on vector lanes it compiles to an
+            // out-of-line memcpy in the hot loop.
+            #[allow(clippy::manual_memcpy)]
+            for a in 0..D {
+                r[1 + a] = g[a];
+            }
+        }
+    }
+}
+
+struct FillOp<'a, F, const D: usize> {
+    prog: &'a Program<D>,
+    coords: [&'a [F]; D],
+    outs: Vec<&'a mut [F]>,
+    grad: bool,
+}
+
+impl<F: Float, const D: usize> Op<F> for FillOp<'_, F, D> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd<E = F>>(self, s: S) {
+        let FillOp {
+            prog,
+            coords,
+            mut outs,
+            grad,
+        } = self;
+        let octs = Cached::new(s, &prog.octaves);
+        if grad {
+            let l = ProgLanes::<S, D, true> { prog, octs };
+            chunk_loop(s, &l, coords, &mut outs);
+        } else {
+            let l = ProgLanes::<S, D, false> { prog, octs };
+            chunk_loop(s, &l, coords, &mut outs);
+        }
+    }
+}
+
+/// The batch loop: full vectors, then the tail padded with zeros into one
+/// more vector, so every point goes through the same code. Writes output `k`
+/// of each evaluation to `outs[k]`.
+#[inline(always)]
+pub(crate) fn chunk_loop<S: Simd, const D: usize, L: Lanes<S, D>>(
+    s: S,
+    lanes: &L,
+    coords: [&[S::E]; D],
+    outs: &mut [&mut [S::E]],
+) {
+    let n = outs[0].len();
+    let l = S::LANES;
+    let mut r = [s.zero(); 5];
+    let mut i = 0;
+    while i + l <= n {
+        let mut p = [s.zero(); D];
+        for a in 0..D {
+            p[a] = s.load(&coords[a][i..]);
+        }
+        lanes.eval(s, p, &mut r);
+        for (k, o) in outs.iter_mut().enumerate() {
+            s.store(r[k], &mut o[i..]);
+        }
+        i += l;
+    }
+    if i < n {
+        let rest = n - i;
+        let mut buf = [[S::E::ZERO; 16]; D];
+        for a in 0..D {
+            buf[a][..rest].copy_from_slice(&coords[a][i..]);
+        }
+        let mut p = [s.zero(); D];
+        for a in 0..D {
+            p[a] = s.load(&buf[a]);
+        }
+        lanes.eval(s, p, &mut r);
+        let mut tmp = [S::E::ZERO; 16];
+        for (k, o) in outs.iter_mut().enumerate() {
+            s.store(r[k], &mut tmp);
+            o[i..].copy_from_slice(&tmp[..rest]);
+        }
+    }
+}
+
+/// The evaluation methods shared by every scalar field type that wraps a
+/// [`Program`] in a field named `program`.
+macro_rules! field_methods {
+    ($ty:ident) => {
+        impl<const D: usize> $ty<D> {
+            /// The value at `p`.
+            #[inline]
+            pub fn get<F: $crate::Float>(&self, p: [F; D]) -> F {
+                self.program.get(p)
+            }
+
+            /// The value and its analytic gradient at `p`.
+            #[inline]
+            pub fn sample<F: $crate::Float>(&self, p: [F; D]) -> $crate::Sample<F, D> {
+                self.program.sample(p)
+            }
+
+            /// Evaluates at `coords[0][i], coords[1][i], ...` for every `i`,
+            /// writing the values to `out`, on the widest instruction set
+            /// available ([`Isa::detect`](crate::Isa::detect)). Every slice
+            /// must have the same length. Returns the same bits as
+            /// [`get`](Self::get).
+            pub fn fill<F: $crate::Float>(
+                &self,
+                coords: [&[F]; D],
+                out: &mut [F],
+            ) -> Result<(), $crate::Error> {
+                self.program
+                    .fill_on($crate::Isa::detect(), coords, out, None)
+            }
+
+            /// Like [`fill`](Self::fill), also writing the partial derivatives
+            /// to `gradient[axis]`; the same bits as [`sample`](Self::sample).
+            pub fn fill_gradient<F: $crate::Float>(
+                &self,
+                coords: [&[F]; D],
+                out: &mut [F],
+                gradient: [&mut [F]; D],
+            ) -> Result<(), $crate::Error> {
+                self.program
+                    .fill_on($crate::Isa::detect(), coords, out, Some(gradient))
+            }
+
+            /// [`fill`](Self::fill) or [`fill_gradient`](Self::fill_gradient)
+            /// on a chosen instruction set. Every instruction set gives the
+            /// same bits; this exists to test and benchmark that. Fails if the
+            /// CPU lacks `isa`.
+            pub fn fill_on<F: $crate::Float>(
+                &self,
+                isa: $crate::Isa,
+                coords: [&[F]; D],
+                out: &mut [F],
+                gradient: Option<[&mut [F]; D]>,
+            ) -> Result<(), $crate::Error> {
+                self.program.fill_on(isa, coords, out, gradient)
+            }
+        }
+    };
+}
+pub(crate) use field_methods;
