@@ -191,6 +191,26 @@ fn tiff_is_32bit_float_gray_equal_to_raw() {
     };
     assert_eq!(data, read_f32(&raw));
     assert!(!dec.more_images());
+
+    // An animation is one page per frame, in order.
+    let args = ["--size", "12x10", "--frames", "3"];
+    let (_d1, tif) = render_ok("a.tiff", &args);
+    let (_d2, raw) = render_ok("a.raw", &args);
+    let raw = read_f32(&raw);
+    let mut dec =
+        tiff::decoder::Decoder::new(BufReader::new(fs::File::open(&tif).unwrap())).unwrap();
+    for k in 0..3 {
+        if k > 0 {
+            assert!(dec.more_images());
+            dec.next_image().unwrap();
+        }
+        assert_eq!(dec.dimensions().unwrap(), (12, 10));
+        let tiff::decoder::DecodingResult::F32(page) = dec.read_image().unwrap() else {
+            panic!("TIFF samples are not f32");
+        };
+        assert_eq!(page, raw[k * 120..(k + 1) * 120], "page {k}");
+    }
+    assert!(!dec.more_images());
 }
 
 #[test]
@@ -560,14 +580,14 @@ fn oversized_requests_fail_before_allocating() {
     let out = dir.path().join("huge.png");
     let out = out.to_str().unwrap();
     let start = Instant::now();
-    let msg = render_err(&[out, "--size", "100000x100000"], 1);
+    let msg = render_err(&[out, "--size", "1000000x1000000"], 1);
     assert!(
         start.elapsed() < Duration::from_secs(1),
         "took {:?}",
         start.elapsed()
     );
     assert!(
-        msg.contains("100000x100000") && msg.contains("memory"),
+        msg.contains("1000000x1000000") && msg.contains("memory"),
         "{msg}"
     );
     let msg = render_err(&[out, "--size", "2000000000x2000000000"], 1);
@@ -694,4 +714,31 @@ fn help_documents_the_conventions() {
     ] {
         assert!(help.contains(needle), "help lacks {needle:?}");
     }
+}
+
+#[test]
+fn readme_main_command_renders_the_default_image() {
+    let readme =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with("surflet render "))
+        .expect("README has a `surflet render` command");
+    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+    assert_eq!(
+        args.len(),
+        2,
+        "the main command takes nothing but an output name: {line}"
+    );
+    let dir = TempDir::new().unwrap();
+    surflet()
+        .current_dir(dir.path())
+        .args(&args)
+        .assert()
+        .success();
+    let img = decode(&dir.path().join(args[1]));
+    assert_eq!(
+        (img.width(), img.height(), img.color()),
+        (512, 512, ColorType::L8)
+    );
 }

@@ -253,6 +253,12 @@ fn parse_ratio(s: &str) -> Result<Ratio, String> {
     }
 }
 
+/// A number for messages, without float noise: 0.30000000000000004 → 0.3.
+fn short(v: f64) -> String {
+    let s = format!("{v:.9}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 fn parse_finite(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(x) if x.is_finite() => Ok(x),
@@ -347,7 +353,7 @@ pub struct RenderArgs {
     )]
     pub size: Size,
 
-    /// Noise coordinates of the top-left pixel.
+    /// Noise coordinates of the top-left pixel [default: 0,0].
     #[arg(
         long,
         value_name = "X,Y",
@@ -678,11 +684,11 @@ impl Plan {
             let whole = total.round();
             if (total - whole).abs() > 1e-9 * total.max(1.0) || whole < 1.0 {
                 return Err(format!(
-                    "--loop needs frames*step to be a whole number of cells, but {} * {} = {}; \
-                     try --step {}/{}",
+                    "--loop needs frames*step to be a whole number of cells, but {} frames \
+                     of {} make {}; try --step {}/{}",
                     args.frames,
-                    step.value(),
-                    total,
+                    short(step.value()),
+                    short(total),
                     whole.max(1.0),
                     args.frames
                 ));
@@ -865,7 +871,8 @@ impl Plan {
             (Format::Tiff | Format::Raw, _) => 0,
         };
         let threads = rayon::current_num_threads() as u128;
-        let rows = threads * u128::from(self.width) * 8 * 8;
+        // Each thread's eight row buffers, and the shared x coordinates.
+        let rows = (threads * 8 + 1) * u128::from(self.width) * 8;
         samples + finished + encoder + rows + (16 << 20)
     }
 
@@ -1223,5 +1230,60 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         _ if output::interrupted() => Err(CliError::Interrupted),
         Err(Stop::Failed(e)) => Err(CliError::Runtime(e)),
         Ok(()) => staged.commit(plan.overwrite).map_err(CliError::Runtime),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        let s = |w, h| Size {
+            width: w,
+            height: h,
+        };
+        assert_eq!(parse_size("512x256"), Ok(s(512, 256)));
+        assert_eq!(parse_size(" 64 X 32 "), Ok(s(64, 32)));
+        assert_eq!(parse_size("100"), Ok(s(100, 100)));
+        assert!(parse_size("0x5").unwrap_err().contains("width"));
+        assert!(parse_size("5x0").unwrap_err().contains("height"));
+        assert!(
+            parse_size("5000000000x1")
+                .unwrap_err()
+                .contains("too large")
+        );
+        assert!(parse_size("axb").is_err());
+        assert!(parse_size("-5x5").is_err());
+    }
+
+    #[test]
+    fn ratios_round_once() {
+        let r = parse_ratio("1/3").unwrap();
+        assert_eq!((r.num, r.den), (1.0, 3.0));
+        let x = Axis {
+            origin: 0.0,
+            step: r,
+        };
+        // i*1/3 rounded once hits 1 exactly at i = 3, where 3*(1/3) would
+        // also happen to; 49*(1/49) is the classic case that does not.
+        assert_eq!(x.at(3), 1.0);
+        let y = Axis {
+            origin: 0.0,
+            step: parse_ratio("1/49").unwrap(),
+        };
+        assert_eq!(y.at(49), 1.0);
+        assert_ne!(49.0 * (1.0f64 / 49.0), 1.0);
+        assert_eq!(parse_ratio("0.25").unwrap().value(), 0.25);
+        for bad in ["0", "-1", "1/0", "inf", "x", "1/", "1e308/1e-308"] {
+            assert!(parse_ratio(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn short_numbers() {
+        assert_eq!(short(0.1 + 0.2), "0.3");
+        assert_eq!(short(2.0), "2");
+        assert_eq!(short(0.03125), "0.03125");
     }
 }

@@ -51,9 +51,12 @@ impl Staged {
             use std::os::unix::fs::PermissionsExt;
             builder.permissions(std::fs::Permissions::from_mode(0o666));
         }
-        let file = builder
-            .tempfile_in(&dir)
-            .map_err(|e| format!("cannot create a file in {}: {e}", dir.display()))?;
+        let file = builder.tempfile_in(&dir).map_err(|e| {
+            // tempfile's message names the random file; the OS error
+            // alone is what the user needs.
+            let e = e.raw_os_error().map_or(e, io::Error::from_raw_os_error);
+            format!("cannot create a file in {}: {e}", dir.display())
+        })?;
         Ok(Staged {
             file,
             target: target.to_path_buf(),
