@@ -429,7 +429,27 @@ fn looped_animations_wrap_around() {
     assert_eq!(&nine[8 * frame..], &looped[..frame]);
     assert_ne!(&looped[frame..2 * frame], &looped[..frame]);
 
-    render_err(&["x.gif", "--frames", "6", "--loop"], 2);
+    // Without --step, --loop picks a whole-cell period for any frame count:
+    // 40 frames make one cell, so the step is 1/40.
+    let (_d1, looped) = render_ok("l.raw", &["--size", "8x6", "--frames", "40", "--loop"]);
+    let (_d2, plain) = render_ok(
+        "p.raw",
+        &[
+            "--size",
+            "8x6",
+            "--frames",
+            "41",
+            "--step",
+            "1/40",
+            "--period",
+            "65536,65536,1",
+            "--frequency",
+            "1/64",
+        ],
+    );
+    let (looped, plain) = (read_f32(&looped), read_f32(&plain));
+    assert_eq!(&plain[..40 * 48], &looped[..]);
+    assert_eq!(&plain[40 * 48..], &looped[..48]);
 }
 
 #[test]
@@ -683,6 +703,22 @@ fn bad_options_are_usage_errors() {
         (vec![png.as_str(), "--period", "0,4"], "1..=65536"),
         (vec![png.as_str(), "--period", "4,4", "--dims", "4"], "4D"),
         (vec![png.as_str(), "--dims", "2", "--z", "1"], "--z"),
+        (
+            vec![png.as_str(), "--frames", "4", "--animate", "w", "--loop"],
+            "animate along z",
+        ),
+        (
+            vec![
+                png.as_str(),
+                "--frames",
+                "4",
+                "--animate",
+                "w",
+                "--dims",
+                "3",
+            ],
+            "4D",
+        ),
         (vec![png.as_str(), "--dims", "5"], "5"),
         (vec![png.as_str(), "--origin", "1"], "--origin"),
         (vec![png.as_str(), "--range", "1,1"], "--range"),

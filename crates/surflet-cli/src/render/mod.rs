@@ -98,7 +98,8 @@ ANIMATION
   frame k lies at Z + (k*A)/B for a --step of A/B (default 1/32). --loop
   makes that axis periodic with period N*A/B, which must be a whole number
   of cells, so frame N would equal frame 0 and the animation loops without
-  a seam. PNG output becomes an APNG and GIF an animated GIF, both repeating
+  a seam; without --step it takes the step T/N, with T = max(1, round(N/32))
+  cells the whole number nearest the default speed. PNG output becomes an APNG and GIF an animated GIF, both repeating
   forever at --fps; TIFF gets one page per frame and raw the frames one
   after another.
 
@@ -425,7 +426,8 @@ pub struct RenderArgs {
     pub animate: Option<TimeAxis>,
 
     /// How far each frame moves, in lattice cells, as a decimal or a
-    /// fraction [default: 1/32].
+    /// fraction [default: 1/32; with --loop, about that, making a whole
+    /// number of cells in all].
     #[arg(long, value_name = "STEP", value_parser = parse_ratio, help_heading = "Animation")]
     pub step: Option<Ratio>,
 
@@ -664,10 +666,19 @@ impl Plan {
         }
 
         // Periods: the given ones, the loop's, and 65536 for the rest.
-        let step = args.step.unwrap_or(Ratio {
-            num: 1.0,
-            den: 32.0,
-        });
+        // Without --step a loop takes the whole number of cells nearest the
+        // default speed, so `--loop` works with any frame count.
+        let step = match args.step {
+            Some(s) => s,
+            None if args.looped => Ratio {
+                num: (f64::from(args.frames) / 32.0).round().max(1.0),
+                den: f64::from(args.frames),
+            },
+            None => Ratio {
+                num: 1.0,
+                den: 32.0,
+            },
+        };
         let mut loop_period = None;
         if args.looped {
             let axis = match time_axis {
@@ -712,7 +723,14 @@ impl Plan {
         } else {
             None
         };
-        let field = NoiseField::new(args.noise.kind(), args.seed, dims, periods.as_deref())?;
+        let field = NoiseField::new(args.noise.kind(), args.seed, dims, periods.as_deref())
+            .map_err(|e| {
+                if args.looped && args.period.is_none() {
+                    format!("{e}; --loop makes the noise periodic, so animate along z or use value or perlin noise")
+                } else {
+                    e
+                }
+            })?;
 
         // Pixel spacing: given, one period per image, or the default.
         let freq = match (args.frequency.as_deref(), &args.period) {
