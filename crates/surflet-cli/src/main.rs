@@ -5,6 +5,7 @@
 
 mod eval;
 mod names;
+mod render;
 mod sample;
 
 use std::io::{self, Write};
@@ -20,13 +21,14 @@ family (seeded, seam-free value, Perlin, simplex and simplex value noise in
 1D-4D with analytic gradients).
 
 Run `surflet sample --help` for the input and output format and the list of
-noise names.";
+noise names, and `surflet render --help` for images.";
 
 const EXIT_HELP: &str = "\
 EXIT STATUS
-  0  success (also when the reader of the output goes away early)
-  1  runtime error, such as bad input data
-  2  usage error: unknown subcommand or noise name, bad or inapplicable options";
+  0    success (also when the reader of the output goes away early)
+  1    runtime error, such as bad input data or an unwritable output
+  2    usage error: unknown subcommand or noise name, bad or inapplicable options
+  130  interrupted by Ctrl-C (render leaves no partial output)";
 
 /// Command line of `surflet`.
 #[derive(Parser, Debug)]
@@ -48,6 +50,9 @@ enum Command {
     /// Evaluate a noise at points read from standard input.
     #[command(long_about = sample::LONG_ABOUT)]
     Sample(sample::SampleArgs),
+    /// Render a noise into an image: PNG, GIF, TIFF, raw f32, animations.
+    #[command(long_about = render::LONG_ABOUT, after_long_help = render::DETAILS)]
+    Render(Box<render::RenderArgs>),
 }
 
 /// Why a subcommand failed; decides the exit code.
@@ -62,6 +67,12 @@ pub enum CliError {
     /// Writing the output failed (exit 1, except a broken pipe, which ends
     /// the program quietly).
     Write(io::Error),
+    /// A failure at run time, such as an unwritable output or too little
+    /// memory (exit 1); the message says what and where.
+    Runtime(String),
+    /// Ctrl-C or SIGTERM stopped the command after it cleaned up (exit 130,
+    /// the shell's code for death by SIGINT).
+    Interrupted,
 }
 
 fn main() -> ExitCode {
@@ -77,6 +88,7 @@ fn main() -> ExitCode {
     };
     let result = match &cli.command {
         Command::Sample(args) => sample::run(args, io::stdin().lock(), io::stdout().lock()),
+        Command::Render(args) => render::run(args),
     };
     let (code, message, hint) = match result {
         Ok(()) => return ExitCode::SUCCESS,
@@ -88,6 +100,10 @@ fn main() -> ExitCode {
         Err(CliError::Input(m)) => (1, m, false),
         Err(CliError::Read(e)) => (1, format!("reading standard input: {e}"), false),
         Err(CliError::Write(e)) => (1, format!("writing standard output: {e}"), false),
+        Err(CliError::Runtime(m)) => (1, m, false),
+        Err(CliError::Interrupted) => {
+            (130, "interrupted; no output was written".to_string(), false)
+        }
     };
     // eprintln! would panic if stderr is gone; there is nobody to tell then.
     let mut stderr = io::stderr().lock();
@@ -98,6 +114,7 @@ fn main() -> ExitCode {
             "\nFor more information, try '{} --help'.",
             match cli.command {
                 Command::Sample(_) => "surflet sample",
+                Command::Render(_) => "surflet render",
             }
         );
     }
