@@ -236,29 +236,19 @@ pub(crate) fn grad1<S: Simd>(s: S, h: S::U) -> [S::F; 1] {
 /// plus the 4 axes.
 #[inline(always)]
 pub(crate) fn grad2<S: Simd>(s: S, h: S::U) -> [S::F; 2] {
-    let diagonal = s.u_any_bit(h, 1 << 31);
-    let b29 = s.u_any_bit(h, 1 << 29);
-    let b30 = s.u_any_bit(h, 1 << 30);
+    // Bit 31 picks diagonal or axis. Diagonals: bits 29 and 30 are the signs.
+    // Axes: bit 29 picks the axis, bit 30 the sign.
+    let diagonal = s.bit_mask::<31>(h);
+    let b29 = s.bit_mask::<29>(h);
     let one = s.c(1.0);
-    let zero = s.zero();
     let d = s.c(core::f64::consts::FRAC_1_SQRT_2);
-    // Axis vectors: b29 picks the axis, b30 the sign. Diagonals: b29 and b30
-    // are the two signs.
-    let gx = s.select(diagonal, d, s.select(b29, zero, one));
-    let gy = s.select(diagonal, d, s.select(b29, one, zero));
-    let sx = s.select(diagonal, s.keep(b29, one), s.keep(b30, one));
-    let sx = s.gt(sx, zero);
-    [s.flip(sx, gx), s.flip(b30, gy)]
-}
-
-/// One gradient component: `magnitude`, or zero on the zero axis, with the
-/// sign taken from `sign_bit` of the hash. (A function, not a closure: hot
-/// code must inline into the `#[target_feature]` entry points, and only
-/// `#[inline(always)]` functions are guaranteed to.)
-#[inline(always)]
-fn component<S: Simd>(s: S, h: S::U, zero_axis: S::U, axis: u32, mag: S::F, sign_bit: u32) -> S::F {
-    let m = s.select(s.u_is(zero_axis, axis), s.zero(), mag);
-    s.flip(s.u_any_bit(h, sign_bit), m)
+    let gx = s.select(
+        diagonal,
+        s.flip_bit::<29>(h, d),
+        s.flip_bit::<30>(h, s.keep_not(b29, one)),
+    );
+    let gy = s.flip_bit::<30>(h, s.select(diagonal, d, s.keep(b29, one)));
+    [gx, gy]
 }
 
 /// 3D Perlin: the 12 cube-edge midpoints (±1, ±1, 0) and permutations,
@@ -268,9 +258,9 @@ pub(crate) fn grad3_edges<S: Simd>(s: S, h: S::U) -> [S::F; 3] {
     let zero_axis = three_way(s, h);
     let one = s.c(1.0);
     [
-        component(s, h, zero_axis, 0, one, 1 << 8),
-        component(s, h, zero_axis, 1, one, 1 << 9),
-        component(s, h, zero_axis, 2, one, 1 << 10),
+        s.flip_bit::<8>(h, s.keep_not(s.u_is(zero_axis, 0), one)),
+        s.flip_bit::<9>(h, s.keep_not(s.u_is(zero_axis, 1), one)),
+        s.flip_bit::<10>(h, s.keep_not(s.u_is(zero_axis, 2), one)),
     ]
 }
 
@@ -281,10 +271,10 @@ pub(crate) fn grad4_edges<S: Simd>(s: S, h: S::U) -> [S::F; 4] {
     let zero_axis = s.u_shr::<30>(h);
     let one = s.c(1.0);
     [
-        component(s, h, zero_axis, 0, one, 1 << 26),
-        component(s, h, zero_axis, 1, one, 1 << 27),
-        component(s, h, zero_axis, 2, one, 1 << 28),
-        component(s, h, zero_axis, 3, one, 1 << 29),
+        s.flip_bit::<26>(h, s.keep_not(s.u_is(zero_axis, 0), one)),
+        s.flip_bit::<27>(h, s.keep_not(s.u_is(zero_axis, 1), one)),
+        s.flip_bit::<28>(h, s.keep_not(s.u_is(zero_axis, 2), one)),
+        s.flip_bit::<29>(h, s.keep_not(s.u_is(zero_axis, 3), one)),
     ]
 }
 
@@ -295,16 +285,15 @@ pub(crate) fn grad4_edges<S: Simd>(s: S, h: S::U) -> [S::F; 4] {
 #[inline(always)]
 pub(crate) fn grad3_catlike<S: Simd>(s: S, h: S::U) -> [S::F; 3] {
     let kind = s.u_shr::<30>(h); // 0, 1, 2: edge with that axis zero; 3: corner
-    let corner = s.u_is(kind, 3);
     let mag = s.select(
-        corner,
+        s.u_is(kind, 3),
         s.c(0.577_350_269_189_625_7),
         s.c(core::f64::consts::FRAC_1_SQRT_2),
     );
     [
-        component(s, h, kind, 0, mag, 1 << 27),
-        component(s, h, kind, 1, mag, 1 << 28),
-        component(s, h, kind, 2, mag, 1 << 29),
+        s.flip_bit::<27>(h, s.keep_not(s.u_is(kind, 0), mag)),
+        s.flip_bit::<28>(h, s.keep_not(s.u_is(kind, 1), mag)),
+        s.flip_bit::<29>(h, s.keep_not(s.u_is(kind, 2), mag)),
     ]
 }
 
@@ -317,13 +306,12 @@ pub(crate) fn grad4_simplex<S: Simd>(s: S, h: S::U) -> [S::F; 4] {
     let low = s.u_and(s.u_shr::<8>(h), s.u_splat(1));
     // For edges the zero axis is 2*group + low; corners get 4 or 5 (none).
     let zero_axis = s.u_add(s.u_add(group, group), low);
-    let corner = s.u_is(group, 2);
-    let mag = s.select(corner, s.c(0.5), s.c(0.577_350_269_189_625_7));
+    let mag = s.select(s.u_is(group, 2), s.c(0.5), s.c(0.577_350_269_189_625_7));
     [
-        component(s, h, zero_axis, 0, mag, 1 << 9),
-        component(s, h, zero_axis, 1, mag, 1 << 10),
-        component(s, h, zero_axis, 2, mag, 1 << 11),
-        component(s, h, zero_axis, 3, mag, 1 << 12),
+        s.flip_bit::<9>(h, s.keep_not(s.u_is(zero_axis, 0), mag)),
+        s.flip_bit::<10>(h, s.keep_not(s.u_is(zero_axis, 1), mag)),
+        s.flip_bit::<11>(h, s.keep_not(s.u_is(zero_axis, 2), mag)),
+        s.flip_bit::<12>(h, s.keep_not(s.u_is(zero_axis, 3), mag)),
     ]
 }
 

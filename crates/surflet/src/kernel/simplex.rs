@@ -56,8 +56,9 @@ fn surflet<S: Simd, const D: usize, const VALUE: bool>(
     r2: f64,
     acc: &mut Acc<S, D>,
 ) {
-    let t = s.sub(s.c(r2), dot(s, &d, &d));
-    let t = s.keep(s.gt(t, s.zero()), t);
+    // max(t, 0) in one instruction; a NaN t gives 0 here, and the final
+    // `poison` still turns the result into NaN.
+    let t = s.max(s.sub(s.c(r2), dot(s, &d, &d)), s.zero());
     let t2 = s.mul(t, t);
     let t3 = s.mul(t2, t);
     let minus6t2 = s.mul(t2, s.c(-6.0));
@@ -199,10 +200,9 @@ pub(crate) fn simplex2<S: Simd, const VALUE: bool>(
     let (x0, y0) = (s.sub(fx, t), s.sub(fy, t));
     let x_first = s.gt(fx, fy);
     let one = s.c(1.0);
-    let zero = s.zero();
     let g2 = s.c(G2);
-    let x1 = s.add(s.sub(x0, s.select(x_first, one, zero)), g2);
-    let y1 = s.add(s.sub(y0, s.select(x_first, zero, one)), g2);
+    let x1 = s.add(s.sub(x0, s.keep(x_first, one)), g2);
+    let y1 = s.add(s.sub(y0, s.keep_not(x_first, one)), g2);
     let g22 = s.c(2.0 * G2 - 1.0);
     let (x2, y2) = (s.add(x0, g22), s.add(y0, g22));
 
@@ -312,16 +312,21 @@ pub(crate) fn simplex2_hex<S: Simd, const VALUE: bool>(
     finish_sum::<S, 2, VALUE>(s, acc, &p, [HEX_SX, HEX_SY])
 }
 
-/// `Mi·(a, b, c)` with `Mi = ½[[-1,1,1],[1,-1,1],[1,1,-1]]`: BCC lattice
-/// coordinates back to space.
+/// The finished hash of the corner that steps along the axes where `o` holds,
+/// from the primed base cell.
 #[inline(always)]
-fn bcc_to_space<S: Simd>(s: S, a: S::F, b: S::F, c: S::F) -> [S::F; 3] {
-    let half = s.c(0.5);
-    [
-        s.mul(s.sub(s.add(b, c), a), half),
-        s.mul(s.sub(s.add(a, c), b), half),
-        s.mul(s.sub(s.add(a, b), c), half),
-    ]
+fn bcc_step_hash<S: Simd>(
+    s: S,
+    key: S::U,
+    base: &[S::U; 3],
+    prime: &[S::U; 3],
+    o: &[S::M; 3],
+) -> S::U {
+    let mut h = key;
+    for a in 0..3 {
+        h = s.u_xor(h, s.u_add(base[a], s.u_and(s.m_to_u(o[a]), prime[a])));
+    }
+    finish(s, h)
 }
 
 /// The sum of two coordinates as an exact (cell, fraction) pair.
@@ -331,22 +336,19 @@ fn pair_sum<S: Simd>(s: S, a: (S::F, S::F), b: (S::F, S::F)) -> (S::F, S::F) {
     (s.add(s.add(a.0, b.0), ci), cf)
 }
 
-/// The finished hash of the BCC corner at uvw cell `cells + o`.
+/// The finished hash of the BCC corner at uvw cell `cells + o`, wrapped into
+/// the tile.
 #[inline(always)]
-fn bcc_hash<S: Simd, const PERIODIC: bool>(
-    s: S,
-    field: &Field<S>,
-    cells: &[S::U; 3],
-    o: [S::U; 3],
-) -> S::U {
-    let mut n = [
-        s.u_add(cells[0], o[0]),
-        s.u_add(cells[1], o[1]),
-        s.u_add(cells[2], o[2]),
-    ];
-    if PERIODIC {
-        n = wrap_bcc(s, field, n);
-    }
+fn bcc_hash_periodic<S: Simd>(s: S, field: &Field<S>, cells: &[S::U; 3], o: [S::U; 3]) -> S::U {
+    let n = wrap_bcc(
+        s,
+        field,
+        [
+            s.u_add(cells[0], o[0]),
+            s.u_add(cells[1], o[1]),
+            s.u_add(cells[2], o[2]),
+        ],
+    );
     let mut h = field.key;
     for a in 0..3 {
         h = s.u_xor(h, s.u_mul(n[a], s.u_splat(PRIMES[a])));
@@ -372,7 +374,10 @@ pub(crate) fn simplex3<S: Simd, const VALUE: bool, const PERIODIC: bool>(
     let (ui, fu) = pair_sum(s, py, pz);
     let (vi, fv) = pair_sum(s, px, pz);
     let (wi, fw) = pair_sum(s, px, py);
-    let d0 = bcc_to_space(s, fu, fv, fw);
+    // Back to space with Mi = ½J − I (J all ones): Mi·f = ½(fu+fv+fw) − f.
+    let half = s.c(0.5);
+    let mid = s.mul(s.add(s.add(fu, fv), fw), half);
+    let d0 = [s.sub(mid, fu), s.sub(mid, fv), s.sub(mid, fw)];
 
     // Rank the fractions (ties broken consistently): the first step goes
     // along the largest, the second along the two largest.
@@ -383,51 +388,59 @@ pub(crate) fn simplex3<S: Simd, const VALUE: bool, const PERIODIC: bool>(
     let (nuv, nuw, nvw) = (s.m_andnot(t, uv), s.m_andnot(t, uw), s.m_andnot(t, vw));
     let o1 = [s.m_and(uv, uw), s.m_and(nuv, vw), s.m_and(nuw, nvw)];
     let o2 = [s.m_or(uv, uw), s.m_or(nuv, vw), s.m_or(nuw, nvw)];
+    // A one-step corner o has Mi·o = ½ − o, a two-step one 1 − o, the far
+    // corner ½: so d1 = (d0 − ½) + o1, d2 = (d0 − 1) + o2, d3 = d0 − ½.
     let one = s.c(1.0);
-    let zero = s.zero();
-    let m1 = bcc_to_space(
-        s,
-        s.select(o1[0], one, zero),
-        s.select(o1[1], one, zero),
-        s.select(o1[2], one, zero),
-    );
-    let m2 = bcc_to_space(
-        s,
-        s.select(o2[0], one, zero),
-        s.select(o2[1], one, zero),
-        s.select(o2[2], one, zero),
-    );
-    let half = s.c(0.5);
-    let d1 = [
-        s.sub(d0[0], m1[0]),
-        s.sub(d0[1], m1[1]),
-        s.sub(d0[2], m1[2]),
-    ];
-    let d2 = [
-        s.sub(d0[0], m2[0]),
-        s.sub(d0[1], m2[1]),
-        s.sub(d0[2], m2[2]),
-    ];
-    let d3 = [s.sub(d0[0], half), s.sub(d0[1], half), s.sub(d0[2], half)];
+    let mut d1 = [s.zero(); 3];
+    let mut d2 = [s.zero(); 3];
+    let mut d3 = [s.zero(); 3];
+    for a in 0..3 {
+        d3[a] = s.sub(d0[a], half);
+        d1[a] = s.add(d3[a], s.keep(o1[a], one));
+        d2[a] = s.add(s.sub(d0[a], one), s.keep(o2[a], one));
+    }
 
     let cells = [s.cell(ui), s.cell(vi), s.cell(wi)];
-    let ones = s.u_splat(1);
-    let zu = s.u_splat(0);
-    let mut o1u = [zu; 3];
-    let mut o2u = [zu; 3];
-    for a in 0..3 {
-        o1u[a] = s.u_and(s.m_to_u(o1[a]), ones);
-        o2u[a] = s.u_and(s.m_to_u(o2[a]), ones);
-    }
     let mut acc = zero_acc::<S, 3>(s);
-    let h0 = bcc_hash::<S, PERIODIC>(s, field, &cells, [zu, zu, zu]);
-    surflet::<S, 3, VALUE>(s, h0, d0, 0.5, &mut acc);
-    let h1 = bcc_hash::<S, PERIODIC>(s, field, &cells, o1u);
-    surflet::<S, 3, VALUE>(s, h1, d1, 0.5, &mut acc);
-    let h2 = bcc_hash::<S, PERIODIC>(s, field, &cells, o2u);
-    surflet::<S, 3, VALUE>(s, h2, d2, 0.5, &mut acc);
-    let h3 = bcc_hash::<S, PERIODIC>(s, field, &cells, [ones, ones, ones]);
-    surflet::<S, 3, VALUE>(s, h3, d3, 0.5, &mut acc);
+    if PERIODIC {
+        // Wrapping needs the lattice coordinates themselves.
+        let ones = s.u_splat(1);
+        let zu = s.u_splat(0);
+        let mut o1u = [zu; 3];
+        let mut o2u = [zu; 3];
+        for a in 0..3 {
+            o1u[a] = s.u_and(s.m_to_u(o1[a]), ones);
+            o2u[a] = s.u_and(s.m_to_u(o2[a]), ones);
+        }
+        let h0 = bcc_hash_periodic(s, field, &cells, [zu, zu, zu]);
+        surflet::<S, 3, VALUE>(s, h0, d0, 0.5, &mut acc);
+        let h1 = bcc_hash_periodic(s, field, &cells, o1u);
+        surflet::<S, 3, VALUE>(s, h1, d1, 0.5, &mut acc);
+        let h2 = bcc_hash_periodic(s, field, &cells, o2u);
+        surflet::<S, 3, VALUE>(s, h2, d2, 0.5, &mut acc);
+        let h3 = bcc_hash_periodic(s, field, &cells, [ones, ones, ones]);
+        surflet::<S, 3, VALUE>(s, h3, d3, 0.5, &mut acc);
+    } else {
+        // Prime each cell coordinate once; a corner adds the prime where it
+        // steps (cheaper than multiplying per corner).
+        let mut base = [s.u_splat(0); 3];
+        let mut prime = [s.u_splat(0); 3];
+        for a in 0..3 {
+            prime[a] = s.u_splat(PRIMES[a]);
+            base[a] = s.u_mul(cells[a], prime[a]);
+        }
+        let h0 = s.u_xor(field.key, s.u_xor(s.u_xor(base[0], base[1]), base[2]));
+        surflet::<S, 3, VALUE>(s, finish(s, h0), d0, 0.5, &mut acc);
+        let h1 = bcc_step_hash(s, field.key, &base, &prime, &o1);
+        surflet::<S, 3, VALUE>(s, h1, d1, 0.5, &mut acc);
+        let h2 = bcc_step_hash(s, field.key, &base, &prime, &o2);
+        surflet::<S, 3, VALUE>(s, h2, d2, 0.5, &mut acc);
+        let mut h3 = field.key;
+        for a in 0..3 {
+            h3 = s.u_xor(h3, s.u_add(base[a], prime[a]));
+        }
+        surflet::<S, 3, VALUE>(s, finish(s, h3), d3, 0.5, &mut acc);
+    }
     finish_sum::<S, 3, VALUE>(s, acc, &p, [1.0; 3])
 }
 
@@ -476,14 +489,13 @@ fn corner4<S: Simd>(
     k: f64,
 ) -> (S::U, [S::F; 4]) {
     let one = s.c(1.0);
-    let zero = s.zero();
     let kg = s.c(k * G4);
     let mut h = field.key;
     let mut d = *d0;
     for a in 0..4 {
         let prime = s.u_splat(PRIMES[a]);
         h = s.u_xor(h, s.u_add(base[a], s.u_and(o[a], prime)));
-        let off = s.select(s.u_to_m(o[a]), one, zero);
+        let off = s.keep(s.u_to_m(o[a]), one);
         d[a] = s.add(s.sub(d0[a], off), kg);
     }
     (finish(s, h), d)

@@ -64,6 +64,15 @@ pub trait Simd: Copy + Send + Sync + 'static {
     /// Negates the lanes where `m` holds (a sign-bit flip, exact).
     fn flip(self, m: Self::M, v: Self::F) -> Self::F;
     fn any(self, m: Self::M) -> bool;
+    /// `m ? v : 0`.
+    fn keep(self, m: Self::M, v: Self::F) -> Self::F;
+    /// `m ? 0 : v`.
+    fn keep_not(self, m: Self::M, v: Self::F) -> Self::F;
+    /// Float mask of the lanes whose hash has bit `BIT` set.
+    fn bit_mask<const BIT: i32>(self, h: Self::U) -> Self::M;
+    /// Negates the lanes whose hash has bit `BIT` set: the bit is moved into
+    /// the float sign, so this costs a shift, an and and a xor.
+    fn flip_bit<const BIT: i32>(self, h: Self::U, v: Self::F) -> Self::F;
 
     fn u_splat(self, v: u32) -> Self::U;
     fn u_add(self, a: Self::U, b: Self::U) -> Self::U;
@@ -98,11 +107,6 @@ pub trait Simd: Copy + Send + Sync + 'static {
     #[inline(always)]
     fn c(self, v: f64) -> Self::F {
         self.splat(Self::E::from_f64(v))
-    }
-    /// `m ? v : 0`.
-    #[inline(always)]
-    fn keep(self, m: Self::M, v: Self::F) -> Self::F {
-        self.select(m, v, self.zero())
     }
     /// `m ? t : f` on integer lanes, with an all-ones/zero integer mask.
     #[inline(always)]

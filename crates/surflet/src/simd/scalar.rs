@@ -111,6 +111,22 @@ impl<E: Float> Simd for Scalar<E> {
         m
     }
     #[inline(always)]
+    fn keep(self, m: bool, v: E) -> E {
+        if m { v } else { E::ZERO }
+    }
+    #[inline(always)]
+    fn keep_not(self, m: bool, v: E) -> E {
+        if m { E::ZERO } else { v }
+    }
+    #[inline(always)]
+    fn bit_mask<const BIT: i32>(self, h: u32) -> bool {
+        (h >> BIT) & 1 == 1
+    }
+    #[inline(always)]
+    fn flip_bit<const BIT: i32>(self, h: u32, v: E) -> E {
+        if (h >> BIT) & 1 == 1 { -v } else { v }
+    }
+    #[inline(always)]
     fn u_splat(self, v: u32) -> u32 {
         v
     }

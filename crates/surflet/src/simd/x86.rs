@@ -162,6 +162,29 @@ impl Simd for Avx2F32 {
         arch!(_mm256_movemask_ps(m)) != 0
     }
     #[inline(always)]
+    fn keep(self, m: __m256, v: __m256) -> __m256 {
+        arch!(_mm256_and_ps(m, v))
+    }
+    #[inline(always)]
+    fn keep_not(self, m: __m256, v: __m256) -> __m256 {
+        arch!(_mm256_andnot_ps(m, v))
+    }
+    #[inline(always)]
+    fn bit_mask<const BIT: i32>(self, h: __m256i) -> __m256 {
+        // Move the bit to the sign, then smear the sign over the lane.
+        arch!(_mm256_castsi256_ps(_mm256_srai_epi32::<31>(
+            _mm256_sll_epi32(h, _mm_cvtsi32_si128(31 - BIT))
+        )))
+    }
+    #[inline(always)]
+    fn flip_bit<const BIT: i32>(self, h: __m256i, v: __m256) -> __m256 {
+        arch!({
+            let sign = _mm256_sll_epi32(h, _mm_cvtsi32_si128(31 - BIT));
+            let sign = _mm256_and_si256(sign, _mm256_set1_epi32(i32::MIN));
+            _mm256_xor_ps(v, _mm256_castsi256_ps(sign))
+        })
+    }
+    #[inline(always)]
     fn u_splat(self, v: u32) -> __m256i {
         arch!(_mm256_set1_epi32(v as i32))
     }
@@ -319,6 +342,29 @@ impl Simd for Avx2F64 {
     #[inline(always)]
     fn any(self, m: __m256d) -> bool {
         arch!(_mm256_movemask_pd(m)) != 0
+    }
+    #[inline(always)]
+    fn keep(self, m: __m256d, v: __m256d) -> __m256d {
+        arch!(_mm256_and_pd(m, v))
+    }
+    #[inline(always)]
+    fn keep_not(self, m: __m256d, v: __m256d) -> __m256d {
+        arch!(_mm256_andnot_pd(m, v))
+    }
+    #[inline(always)]
+    fn bit_mask<const BIT: i32>(self, h: __m128i) -> __m256d {
+        arch!(_mm256_castsi256_pd(_mm256_cvtepi32_epi64(
+            _mm_srai_epi32::<31>(_mm_sll_epi32(h, _mm_cvtsi32_si128(31 - BIT)))
+        )))
+    }
+    #[inline(always)]
+    fn flip_bit<const BIT: i32>(self, h: __m128i, v: __m256d) -> __m256d {
+        arch!({
+            let wide = _mm256_cvtepu32_epi64(h);
+            let sign = _mm256_sll_epi64(wide, _mm_cvtsi32_si128(63 - BIT));
+            let sign = _mm256_and_si256(sign, _mm256_set1_epi64x(i64::MIN));
+            _mm256_xor_pd(v, _mm256_castsi256_pd(sign))
+        })
     }
     #[inline(always)]
     fn u_splat(self, v: u32) -> __m128i {
@@ -492,6 +538,26 @@ impl Simd for Avx512F32 {
     #[inline(always)]
     fn any(self, m: __mmask16) -> bool {
         m != 0
+    }
+    #[inline(always)]
+    fn keep(self, m: __mmask16, v: __m512) -> __m512 {
+        arch!(_mm512_maskz_mov_ps(m, v))
+    }
+    #[inline(always)]
+    fn keep_not(self, m: __mmask16, v: __m512) -> __m512 {
+        arch!(_mm512_maskz_mov_ps(!m, v))
+    }
+    #[inline(always)]
+    fn bit_mask<const BIT: i32>(self, h: __m512i) -> __mmask16 {
+        arch!(_mm512_test_epi32_mask(h, _mm512_set1_epi32(1 << BIT)))
+    }
+    #[inline(always)]
+    fn flip_bit<const BIT: i32>(self, h: __m512i, v: __m512) -> __m512 {
+        arch!({
+            let sign = _mm512_sll_epi32(h, _mm_cvtsi32_si128(31 - BIT));
+            let sign = _mm512_and_si512(sign, _mm512_set1_epi32(i32::MIN));
+            _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(v), sign))
+        })
     }
     #[inline(always)]
     fn u_splat(self, v: u32) -> __m512i {
@@ -675,6 +741,27 @@ impl Simd for Avx512F64 {
     #[inline(always)]
     fn any(self, m: __mmask8) -> bool {
         m != 0
+    }
+    #[inline(always)]
+    fn keep(self, m: __mmask8, v: __m512d) -> __m512d {
+        arch!(_mm512_maskz_mov_pd(m, v))
+    }
+    #[inline(always)]
+    fn keep_not(self, m: __mmask8, v: __m512d) -> __m512d {
+        arch!(_mm512_maskz_mov_pd(!m, v))
+    }
+    #[inline(always)]
+    fn bit_mask<const BIT: i32>(self, h: __m256i) -> __mmask8 {
+        arch!(_mm256_test_epi32_mask(h, _mm256_set1_epi32(1 << BIT)))
+    }
+    #[inline(always)]
+    fn flip_bit<const BIT: i32>(self, h: __m256i, v: __m512d) -> __m512d {
+        arch!({
+            let wide = _mm512_cvtepu32_epi64(h);
+            let sign = _mm512_sll_epi64(wide, _mm_cvtsi32_si128(63 - BIT));
+            let sign = _mm512_and_si512(sign, _mm512_set1_epi64(i64::MIN));
+            _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(v), sign))
+        })
     }
     #[inline(always)]
     fn u_splat(self, v: u32) -> __m256i {
