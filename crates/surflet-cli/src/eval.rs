@@ -13,6 +13,7 @@ use surflet::reference::{
 use surflet::{Noise, NoiseKind};
 
 use crate::names::{NoiseName, Precision};
+use crate::stack_field::{CurlField, StackField};
 
 /// One evaluation: the value and, where the noise has them, the partial
 /// derivatives (only the first `D` entries are meaningful).
@@ -21,6 +22,7 @@ pub struct Eval {
     /// The noise value.
     pub value: f64,
     /// `∂value/∂x, ∂value/∂y, ...`; zero for noises without derivatives.
+    /// For curl noise, the vector's components (and `value` is unused).
     pub gradient: [f64; 4],
 }
 
@@ -129,9 +131,9 @@ impl FamilyNoise {
 /// A noise ready to evaluate points: a named noise fixed in its dimension and
 /// options.
 ///
-/// Future layers (fractal sums, configs) build on [`Evaluator::eval`]: it
-/// takes one line's numbers and returns the value and gradient.
-#[derive(Clone, Copy, Debug)]
+/// Every kind of evaluation goes through [`Evaluator::eval`]: it takes one
+/// line's numbers and returns the value and gradient.
+#[derive(Clone, Debug)]
 pub enum Evaluator {
     /// A reference port.
     Reference(ReferenceFn),
@@ -139,6 +141,22 @@ pub enum Evaluator {
     Family {
         /// The noise.
         noise: FamilyNoise,
+        /// Compute in `f32`.
+        f32: bool,
+    },
+    /// A noise stack (fractal, warp).
+    Stack {
+        /// The compiled stack.
+        field: Box<StackField>,
+        /// Compute in `f32`.
+        f32: bool,
+        /// Compute the gradient too (otherwise it is left zero).
+        gradient: bool,
+    },
+    /// Curl noise; [`Eval::gradient`] holds the vector.
+    Curl {
+        /// The curl field.
+        field: Box<CurlField>,
         /// Compute in `f32`.
         f32: bool,
     },
@@ -177,6 +195,12 @@ impl Evaluator {
         match self {
             Evaluator::Reference(f) => f(input),
             Evaluator::Family { noise, f32 } => noise.eval(input, *f32),
+            Evaluator::Stack {
+                field,
+                f32,
+                gradient,
+            } => field.eval(input, *f32, *gradient),
+            Evaluator::Curl { field, f32 } => field.eval(input, *f32),
         }
     }
 }

@@ -7,6 +7,8 @@ mod eval;
 mod names;
 mod render;
 mod sample;
+mod stack_args;
+mod stack_field;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -27,7 +29,8 @@ const EXIT_HELP: &str = "\
 EXIT STATUS
   0    success (also when the reader of the output goes away early)
   1    runtime error, such as bad input data or an unwritable output
-  2    usage error: unknown subcommand or noise name, bad or inapplicable options
+  2    usage error: unknown subcommand or noise name, bad or inapplicable options,
+       or a bad --config file (the message names the key, or the line)
   130  interrupted by Ctrl-C (render leaves no partial output)";
 
 /// Command line of `surflet`.

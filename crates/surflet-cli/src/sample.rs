@@ -1,12 +1,17 @@
 //! `surflet sample`: evaluate a noise at points read from standard input.
 
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::ops::RangeInclusive;
 
-use clap::Args;
+use clap::builder::PossibleValue;
+use clap::{Args, ValueEnum};
+use surflet::{FractalDesc, NoiseKind, Stack};
 
 use crate::CliError;
 use crate::eval::{Eval, Evaluator, FamilyOptions};
 use crate::names::{self, Extra, NoiseName, Precision};
+use crate::stack_args::{self, Base, Resolved, StackArgs, StagedConfig};
+use crate::stack_field::{CurlField, StackField};
 
 /// The most columns any noise takes (`pnoise1234` in 4D).
 const MAX_COLUMNS: usize = 8;
@@ -41,6 +46,29 @@ OUTPUT
   Output is streamed: memory use does not grow with the input, and answers
   are flushed whenever no more input is waiting, so an interactive producer
   gets each answer as soon as it has sent its line.
+
+NOISE STACKS IN SAMPLE
+  With --config or any option under \"Noise stack\", a family NAME (value,
+  perlin, simplex, simplex-value) becomes the stack's noise, and each line
+  gets the stack's value, and with --gradient its analytic derivatives, in
+  f64 or with --f32 in f32. With --config, NAME may be left out: the stack's
+  noise is then the config's, or --noise. --seed, --period and --frequency
+  set the stack's seed, period and frequency; the input coordinates are
+  multiplied by the frequency. A period fixes D, as for plain noise. The
+  reference ports take no stack options.
+
+CURL NOISE
+  NAME curl2 (2 columns) and curl3 (3 columns) print a divergence-free
+  vector per line, \"vx,vy\" or \"vx,vy,vz\", in the number format above. It
+  is the curl of a potential: the noise stack given by --config and the
+  options, whose noise is --noise, the config's, or simplex, and whose
+  fractal, when neither the config nor an option gives one, is fBm with the
+  library's defaults (4 octaves, lacunarity 2, gain 0.5). In 2D the vector is
+  (dp/dy, -dp/dx) of the one potential p. In 3D it is the curl of three
+  potentials with the stack's parameters and three decorrelated seeds derived
+  from its seed (splitmix64 of the seed, a salt and the index), so the one
+  seed still names the field. Derivatives are analytic. A potential has no
+  domain warp, and --gradient does not apply.
 ";
 
 const EXIT_STATUS: &str = "\
@@ -50,14 +78,22 @@ EXIT STATUS
      a number, a dimension the noise lacks. The message names the line
      (1-based, blank lines counted). Lines before it have already been
      answered on standard output.
-  2  usage error: unknown NAME, a bad option, or an option NAME does not take
+     --save-config failing to write its file also exits 1.
+  2  usage error: unknown NAME, a bad option, an option NAME does not take,
+     or a bad --config file: unreadable, malformed, an unknown key or a bad
+     value. The message names the key and the flag or file that set it, and
+     for TOML syntax errors the line. Nothing has been written.
 ";
 
 /// Everything `--help` shows below the options: formats, names, exit codes.
 /// The names table is generated from the metadata the parser uses, so the two
 /// cannot drift apart.
 pub fn long_help() -> String {
-    format!("{DETAILS}\n{}\n{EXIT_STATUS}", names::help_table())
+    format!(
+        "{DETAILS}\n{}\n{}\n{EXIT_STATUS}",
+        names::help_table(),
+        stack_args::STACK_HELP
+    )
 }
 
 /// What `-h` shows below the options.
@@ -74,31 +110,81 @@ pub fn short_help() -> String {
         })
         .collect();
     format!(
-        "NAME is one of: {}.\n\nPoints are read one per line (blank lines skipped); \
-         see --help for the formats and exit codes.",
+        "NAME is one of: {}, curl2 (2D vectors), curl3 (3D vectors).\n\nPoints are read one \
+         per line (blank lines skipped); see --help for the formats, noise stacks and exit \
+         codes.",
         names.join(", ")
     )
+}
+
+/// What NAME names: a noise, or curl noise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A reference port or a family noise.
+    Noise(NoiseName),
+    /// 2D curl noise.
+    Curl2,
+    /// 3D curl noise.
+    Curl3,
+}
+
+/// Every NAME, in the order errors list them.
+const TARGETS: [Target; NoiseName::ALL.len() + 2] = {
+    let mut t = [Target::Curl3; NoiseName::ALL.len() + 2];
+    let mut i = 0;
+    while i < NoiseName::ALL.len() {
+        t[i] = Target::Noise(NoiseName::ALL[i]);
+        i += 1;
+    }
+    t[i] = Target::Curl2;
+    t
+};
+
+impl Target {
+    fn name(self) -> &'static str {
+        match self {
+            Target::Noise(n) => n.name(),
+            Target::Curl2 => "curl2",
+            Target::Curl3 => "curl3",
+        }
+    }
+}
+
+impl ValueEnum for Target {
+    fn value_variants<'a>() -> &'a [Self] {
+        &TARGETS
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()))
+    }
 }
 
 /// Arguments of `surflet sample`.
 #[derive(Args, Debug, Clone)]
 pub struct SampleArgs {
-    /// The noise to evaluate.
-    #[arg(value_name = "NAME", hide_possible_values = true)]
-    pub name: NoiseName,
+    /// The noise to evaluate, or curl2/curl3 for curl noise; optional with
+    /// --config.
+    #[arg(
+        value_name = "NAME",
+        hide_possible_values = true,
+        required_unless_present = "config"
+    )]
+    pub name: Option<Target>,
 
     /// Also print the partial derivatives (family noises, sdnoise1234,
     /// srdnoise23).
     #[arg(long)]
     pub gradient: bool,
 
-    /// Seed of a family noise [default: 0].
+    /// Seed of a family noise or noise stack [default: 0, or the config's].
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
 
     /// Make a family noise tile, with these periods in lattice cells
     /// (1..=65536), one per axis; their number fixes D. Simplex and
-    /// simplex-value tile in 1D-3D only, with an even y period in 2D.
+    /// simplex-value tile in 1D-3D only, with an even y period in 2D. A
+    /// noise stack tiles every period/frequency units.
     #[arg(
         long,
         value_name = "P,P,...",
@@ -110,6 +196,30 @@ pub struct SampleArgs {
     /// Compute a family noise in f32 (the default is f64).
     #[arg(long = "f32")]
     pub f32: bool,
+
+    /// frequency: the stack's input coordinates are multiplied by it, a
+    /// decimal or a fraction [default: 1].
+    #[arg(
+        long,
+        value_name = "F",
+        allow_hyphen_values = true,
+        value_parser = stack_args::parse_frequency,
+        help_heading = "Noise stack"
+    )]
+    pub frequency: Option<f64>,
+
+    /// noise, when NAME does not give it (curl2, curl3, or no NAME with
+    /// --config) [default: simplex].
+    #[arg(long, value_name = "KIND", value_parser = stack_args::noise_kind(), help_heading = "Noise stack")]
+    pub noise: Option<NoiseKind>,
+
+    /// Replace the --save-config file if it exists.
+    #[arg(long, help_heading = "Noise stack")]
+    pub overwrite: bool,
+
+    // Boxed so that `Command` stays small (the group is large).
+    #[command(flatten)]
+    pub stack: Box<StackArgs>,
 }
 
 fn parse_period(s: &str) -> Result<u32, String> {
@@ -118,10 +228,14 @@ fn parse_period(s: &str) -> Result<u32, String> {
         .map_err(|_| format!("{:?} is not a period (a positive integer)", s.trim()))
 }
 
-/// Checks the option combinations clap cannot express: options that only
-/// some noises take.
-fn check_options(args: &SampleArgs) -> Result<FamilyOptions, CliError> {
-    let name = args.name;
+/// Checks the option combinations clap cannot express for a named noise:
+/// options that only some noises take. `stack_flag` is the first stack
+/// option given, which no reference port takes.
+fn check_options(
+    args: &SampleArgs,
+    name: NoiseName,
+    stack_flag: Option<&'static str>,
+) -> Result<FamilyOptions, CliError> {
     if name.family().is_none() {
         let flag = [
             (args.seed.is_some(), "--seed"),
@@ -129,7 +243,8 @@ fn check_options(args: &SampleArgs) -> Result<FamilyOptions, CliError> {
             (args.f32, "--f32"),
         ]
         .into_iter()
-        .find_map(|(given, flag)| given.then_some(flag));
+        .find_map(|(given, flag)| given.then_some(flag))
+        .or(stack_flag);
         if let Some(flag) = flag {
             return Err(CliError::Usage(format!(
                 "{flag} applies only to the surflet family (value, perlin, simplex, \
@@ -143,14 +258,7 @@ fn check_options(args: &SampleArgs) -> Result<FamilyOptions, CliError> {
              and the family noises (value, perlin, simplex, simplex-value)"
         )));
     }
-    if let Some(p) = &args.period
-        && !(1..=4).contains(&p.len())
-    {
-        return Err(CliError::Usage(format!(
-            "--period takes 1 to 4 values (one per axis), got {}",
-            p.len()
-        )));
-    }
+    check_period_len(args)?;
     Ok(FamilyOptions {
         seed: args.seed.unwrap_or(0),
         period: args.period.clone(),
@@ -158,19 +266,245 @@ fn check_options(args: &SampleArgs) -> Result<FamilyOptions, CliError> {
     })
 }
 
+fn check_period_len(args: &SampleArgs) -> Result<(), CliError> {
+    match &args.period {
+        Some(p) if !(1..=4).contains(&p.len()) => Err(CliError::Usage(format!(
+            "--period takes 1 to 4 values (one per axis), got {}",
+            p.len()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// What a run evaluates, decided from NAME and the options before any input
+/// is read.
+enum Job {
+    /// A named noise with its plain options (no stack option given).
+    Named {
+        name: NoiseName,
+        options: FamilyOptions,
+    },
+    /// A noise stack; `label` names it in messages.
+    Stack {
+        resolved: Resolved,
+        label: &'static str,
+        f32: bool,
+        gradient: bool,
+    },
+    /// Curl noise in `dims` (2 or 3) dimensions.
+    Curl {
+        resolved: Resolved,
+        dims: usize,
+        f32: bool,
+    },
+}
+
+impl Job {
+    /// Decides the job, checking every option combination; all errors are
+    /// usage errors.
+    fn new(args: &SampleArgs) -> Result<Job, CliError> {
+        let usage = CliError::Usage;
+        let stack_flag = args
+            .stack
+            .first_given()
+            .or(args.frequency.map(|_| "--frequency"))
+            .or(args.noise.map(|_| "--noise"))
+            .or(args.overwrite.then_some("--overwrite"));
+        let (noise, label, curl) = match args.name {
+            Some(Target::Noise(name)) => {
+                let options = check_options(args, name, stack_flag)?;
+                let Some(kind) = name.family().filter(|_| stack_flag.is_some()) else {
+                    return Ok(Job::Named { name, options });
+                };
+                if args.noise.is_some() {
+                    return Err(usage(format!(
+                        "NAME {name} gives the noise already; --noise is for curl2, curl3, \
+                         or --config without NAME"
+                    )));
+                }
+                (Some((kind, "NAME")), name.name(), None)
+            }
+            Some(t @ (Target::Curl2 | Target::Curl3)) => {
+                let dims = if t == Target::Curl2 { 2 } else { 3 };
+                if args.gradient {
+                    return Err(usage(format!(
+                        "{} prints the curl vector, itself made of derivatives; --gradient \
+                         does not apply",
+                        t.name()
+                    )));
+                }
+                (args.noise.map(|k| (k, "--noise")), t.name(), Some(dims))
+            }
+            None => (args.noise.map(|k| (k, "--noise")), "the noise stack", None),
+        };
+        if args.overwrite && args.stack.save_config.is_none() {
+            return Err(usage("--overwrite applies to --save-config".into()));
+        }
+        check_period_len(args)?;
+        let base = Base {
+            noise,
+            seed: args.seed,
+            frequency: args.frequency.map(|f| (f, "--frequency")),
+            period: args.period.as_deref(),
+        };
+        let mut resolved = args.stack.resolve(&base).map_err(usage)?;
+        Ok(match curl {
+            Some(dims) => {
+                if resolved.stack.warp.is_some() {
+                    return Err(usage(format!(
+                        "{label} takes the curl of the stack's fractal, which has no place for \
+                         a domain warp; leave out the --warp options and the config's [warp]"
+                    )));
+                }
+                // One octave of noise makes a plain flow; the documented
+                // default potential is the library's default fBm.
+                resolved
+                    .stack
+                    .fractal
+                    .get_or_insert_with(FractalDesc::default);
+                Job::Curl {
+                    resolved,
+                    dims,
+                    f32: args.f32,
+                }
+            }
+            None => Job::Stack {
+                resolved,
+                label,
+                f32: args.f32,
+                gradient: args.gradient,
+            },
+        })
+    }
+
+    /// The noise's name in messages.
+    fn label(&self) -> &'static str {
+        match self {
+            Job::Named { name, .. } => name.name(),
+            Job::Stack { label, .. } => label,
+            Job::Curl { dims: 2, .. } => "curl2",
+            Job::Curl { .. } => "curl3",
+        }
+    }
+
+    /// The dimensions the job exists in.
+    fn dims(&self) -> RangeInclusive<usize> {
+        match self {
+            Job::Named { name, .. } => name.dims(),
+            Job::Stack { .. } => 1..=4,
+            Job::Curl { dims, .. } => *dims..=*dims,
+        }
+    }
+
+    fn extra(&self) -> Extra {
+        match self {
+            Job::Named { name, .. } => name.extra(),
+            _ => Extra::None,
+        }
+    }
+
+    /// Number of columns on a line for dimension `dims`.
+    fn columns(&self, dims: usize) -> usize {
+        match self {
+            Job::Named { name, .. } => name.columns(dims),
+            _ => dims,
+        }
+    }
+
+    /// The dimension a line of `columns` columns means, if the job has it.
+    fn dims_for_columns(&self, columns: usize) -> Option<usize> {
+        match self {
+            Job::Named { name, .. } => name.dims_for_columns(columns),
+            _ => self.dims().find(|&d| d == columns),
+        }
+    }
+
+    /// The precision the coordinates are parsed in.
+    fn precision(&self) -> Precision {
+        match self {
+            Job::Named { name, options } => Evaluator::precision(*name, options),
+            Job::Stack { f32, .. } | Job::Curl { f32, .. } => {
+                if *f32 {
+                    Precision::F32
+                } else {
+                    Precision::F64
+                }
+            }
+        }
+    }
+
+    /// The dimension, when it is known before any input, and why.
+    fn fixed_dims(&self) -> Option<(usize, String)> {
+        match self {
+            Job::Named { options, .. } => options
+                .period
+                .as_ref()
+                .map(|p| (p.len(), "one per --period value".to_string())),
+            Job::Stack { resolved, .. } => resolved.stack.period.as_ref().map(|p| {
+                let why = match resolved.period_source() {
+                    "--period" => "one per --period value".to_string(),
+                    other => format!("one per entry of {other}"),
+                };
+                (p.len(), why)
+            }),
+            Job::Curl { dims, .. } => Some((*dims, format!("{} is {dims}D", self.label()))),
+        }
+    }
+
+    /// The evaluator for `dims` dimensions.
+    fn evaluator(&self, dims: usize) -> Result<Evaluator, String> {
+        match self {
+            Job::Named { name, options } => Evaluator::new(*name, dims, options),
+            Job::Stack {
+                resolved,
+                f32,
+                gradient,
+                ..
+            } => Ok(Evaluator::Stack {
+                field: Box::new(
+                    StackField::new(&resolved.stack, dims).map_err(|e| resolved.explain(&e))?,
+                ),
+                f32: *f32,
+                gradient: *gradient,
+            }),
+            Job::Curl { resolved, f32, .. } => Ok(Evaluator::Curl {
+                field: Box::new(
+                    CurlField::new(&resolved.stack, dims).map_err(|e| resolved.explain(&e))?,
+                ),
+                f32: *f32,
+            }),
+        }
+    }
+
+    /// The stack to write with --save-config.
+    fn stack(&self) -> Option<&Stack> {
+        match self {
+            Job::Named { .. } => None,
+            Job::Stack { resolved, .. } | Job::Curl { resolved, .. } => Some(&resolved.stack),
+        }
+    }
+}
+
 /// Runs `surflet sample`, reading points from `input` and writing results to
 /// `output`.
 pub fn run(args: &SampleArgs, input: impl Read, output: impl Write) -> Result<(), CliError> {
-    let options = check_options(args)?;
-    let name = args.name;
-    let precision = Evaluator::precision(name, &options);
+    let job = Job::new(args)?;
 
-    // With --period the dimension is known before any input, so period errors
-    // are reported as the usage errors they are, even on empty input.
-    let mut sampler = match &options.period {
-        Some(p) => Some(Sampler::new(name, p.len(), precision, &options).map_err(CliError::Usage)?),
+    // With a dimension known before any input (a period, curl noise), errors
+    // in building the noise are reported as the usage errors they are, even
+    // on empty input.
+    let mut sampler = match job.fixed_dims() {
+        Some((dims, why)) => Some(Sampler::new(&job, dims, Some(why)).map_err(CliError::Usage)?),
         None => None,
     };
+
+    // The stack is checked, so the file describes a working look whatever
+    // the input turns out to be.
+    if let (Some(path), Some(stack)) = (&args.stack.save_config, job.stack()) {
+        StagedConfig::new(path, stack, args.overwrite)
+            .and_then(StagedConfig::commit)
+            .map_err(CliError::Runtime)?;
+    }
 
     let mut reader = BufReader::with_capacity(1 << 16, input);
     let mut out = BufWriter::with_capacity(1 << 16, output);
@@ -208,23 +542,23 @@ pub fn run(args: &SampleArgs, input: impl Read, output: impl Write) -> Result<()
             Some(s) => s,
             None => {
                 first_line = line_no;
-                let Some(dims) = name.dims_for_columns(count) else {
+                let Some(dims) = job.dims_for_columns(count) else {
                     break Err(CliError::Input(format!(
-                        "line {line_no}: {name} takes {}, found {count}",
-                        columns_wanted(name)
+                        "line {line_no}: {} takes {}, found {count}",
+                        job.label(),
+                        columns_wanted(&job)
                     )));
                 };
-                match Sampler::new(name, dims, precision, &options) {
+                match Sampler::new(&job, dims, None) {
                     Ok(s) => sampler.insert(s),
                     Err(e) => break Err(CliError::Input(format!("line {line_no}: {e}"))),
                 }
             }
         };
         if count != s.columns {
-            let why = if first_line == 0 {
-                "one per --period value".to_string()
-            } else {
-                format!("as on line {first_line}")
+            let why = match &s.fixed {
+                Some(why) => why.clone(),
+                None => format!("as on line {first_line}"),
             };
             let expected = match s.columns {
                 1 => "1 column".to_string(),
@@ -238,7 +572,12 @@ pub fn run(args: &SampleArgs, input: impl Read, output: impl Write) -> Result<()
             break Err(CliError::Input(format!("line {line_no}: {e}")));
         }
         let e = s.evaluator.eval(&numbers[..count]);
-        if let Err(e) = write_eval(&mut out, &e, s.dims, args.gradient) {
+        let written = if s.vector {
+            write_vector(&mut out, &e.gradient[..s.dims])
+        } else {
+            write_eval(&mut out, &e, s.dims, args.gradient)
+        };
+        if let Err(e) = written {
             break Err(CliError::Write(e));
         }
     };
@@ -248,20 +587,20 @@ pub fn run(args: &SampleArgs, input: impl Read, output: impl Write) -> Result<()
     flushed.map_err(CliError::Write)
 }
 
-/// Describes the column counts `name` accepts, for messages.
-fn columns_wanted(name: NoiseName) -> String {
-    let counts: Vec<String> = name.dims().map(|d| name.columns(d).to_string()).collect();
+/// Describes the column counts `job` accepts, for messages.
+fn columns_wanted(job: &Job) -> String {
+    let counts: Vec<String> = job.dims().map(|d| job.columns(d).to_string()).collect();
     let list = match counts.as_slice() {
         [one] => one.clone(),
         [init @ .., last] => format!("{} or {last}", init.join(", ")),
         [] => String::new(),
     };
-    let layout = match name.extra() {
+    let layout = match job.extra() {
         Extra::None => "",
         Extra::Periods => ": D coordinates then D periods",
         Extra::Angle => ": D coordinates then the angle t",
     };
-    let d = name.dims();
+    let d = job.dims();
     let dims = if d.start() == d.end() {
         format!("{}D only", d.start())
     } else {
@@ -284,29 +623,30 @@ struct Sampler {
     dims: usize,
     columns: usize,
     kinds: [Column; MAX_COLUMNS],
+    /// Print the curl vector rather than a value.
+    vector: bool,
+    /// Why the column count was fixed before any input, if it was.
+    fixed: Option<String>,
 }
 
 impl Sampler {
-    fn new(
-        name: NoiseName,
-        dims: usize,
-        precision: Precision,
-        options: &FamilyOptions,
-    ) -> Result<Sampler, String> {
-        let evaluator = Evaluator::new(name, dims, options)?;
-        let float = match precision {
+    fn new(job: &Job, dims: usize, fixed: Option<String>) -> Result<Sampler, String> {
+        let evaluator = job.evaluator(dims)?;
+        let float = match job.precision() {
             Precision::F32 => Column::F32,
             Precision::F64 => Column::F64,
         };
         let mut kinds = [float; MAX_COLUMNS];
-        if name.extra() == Extra::Periods {
+        if job.extra() == Extra::Periods {
             kinds[dims..2 * dims].fill(Column::Period);
         }
         Ok(Sampler {
             evaluator,
             dims,
-            columns: name.columns(dims),
+            columns: job.columns(dims),
             kinds,
+            vector: matches!(job, Job::Curl { .. }),
+            fixed,
         })
     }
 
@@ -344,6 +684,18 @@ impl Sampler {
         }
         Ok(())
     }
+}
+
+/// Writes a curl vector's components, comma-separated, in the same number
+/// format as [`write_eval`].
+fn write_vector(out: &mut impl Write, v: &[f64]) -> io::Result<()> {
+    for (k, c) in v.iter().enumerate() {
+        if k > 0 {
+            out.write_all(b",")?;
+        }
+        write!(out, "{c:?}")?;
+    }
+    out.write_all(b"\n")
 }
 
 /// Writes one result line. `{:?}` on `f64` is Rust's shortest round-trip

@@ -124,3 +124,23 @@ impl Field for NoiseField {
         }
     }
 }
+
+impl Field for crate::stack_field::StackField {
+    fn dims(&self) -> usize {
+        crate::stack_field::StackField::dims(self)
+    }
+
+    fn range(&self) -> (f64, f64) {
+        crate::stack_field::StackField::range(self)
+    }
+
+    fn fill_row(
+        &self,
+        coords: [&[f64]; 4],
+        out: &mut [f64],
+        gradient: Option<[&mut [f64]; 4]>,
+    ) -> Result<(), String> {
+        crate::stack_field::StackField::fill_row(self, coords, out, gradient)
+            .map_err(|e| e.to_string())
+    }
+}

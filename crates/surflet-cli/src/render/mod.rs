@@ -9,7 +9,7 @@
 mod color;
 mod encode;
 mod field;
-mod output;
+pub(crate) mod output;
 mod progress;
 
 use std::io::{BufWriter, Write};
@@ -17,9 +17,11 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
-use surflet::{MAX_PERIOD, NoiseKind};
+use surflet::{MAX_PERIOD, NoiseKind, Stack};
 
 use crate::CliError;
+use crate::stack_args::{self, Base, Resolved, StackArgs, StagedConfig, stack_help};
+use crate::stack_field::StackField;
 use color::{Mapping, NormalEncoder, NormalFormat, Ramp};
 use encode::{Format, Pixels, PngLayout, Sink, Timing};
 use field::{Field, NoiseField};
@@ -34,7 +36,8 @@ seamless tiles, and animations (APNG, GIF). With nothing but an output name
 it writes 512x512 simplex noise as an 8-bit grey PNG.";
 
 /// Everything `--help` shows below the options.
-pub const DETAILS: &str = "\
+pub const DETAILS: &str = concat!(
+    "\
 EXAMPLES
   surflet render noise.png
       512x512 2D simplex noise, seed 0, 8 features across, 8-bit grey
@@ -119,13 +122,53 @@ SAFETY
   before anything is allocated. A progress bar appears on stderr when a
   render takes over a second and stderr is a terminal (never with --quiet).
 
+",
+    stack_help!(),
+    "
+STACKS IN RENDER
+  --config, --noise-frequency or any option under \"Noise stack\" renders a
+  noise stack instead of a plain noise; --noise, --seed and --period then
+  set the stack's noise, seed and period. Coordinates are world units: pixel
+  (i, j) samples x = X + (i*A)/B as above, A/B = --frequency being world
+  units per pixel, and the stack multiplies them by its own frequency (the
+  config's, or --noise-frequency; default 1). --frequency defaults to 1/64,
+  or to 1 (one world unit per pixel) with --config or --noise-frequency, so
+  that a stack with frequency = 0.01 has features about 100 pixels across.
+  --z, --w and --step are world units too; the default step is 1/32 of a
+  cell, 1/(32*frequency) units.
+    surflet render ridges.png --fractal ridged --octaves 6
+    surflet render look.png --config look.toml --size 1024
+    surflet render look.png --fractal fbm --warp-amplitude 0.5 --save-config look.toml
+
+  With a period P (--period, or the config's) the stack repeats every
+  P/frequency units, and unless --frequency is given the pixel spacing is
+  (P/frequency)/W across and (P/frequency)/H down: one tile spans the image.
+  The wrap-around column then equals column 0 bit for bit when the
+  frequency and (P/frequency)/W are dyadic rationals (like 4 and 3/64);
+  otherwise to within rounding, and a warped stack always only to within
+  rounding. Axes past the period's entries get the largest power-of-two
+  period the stack accepts. --loop gives the time axis the period
+  frames*step*frequency cells, which must be a whole number.
+
+  The default mapping stretches the stack's range (see above) onto the
+  pixels. Normal maps use the stack's analytic gradient; the default
+  --normal-strength is 0.25/F with F = frequency*A/B, lattice cells per
+  pixel. --save-config writes the stack as given, before render adds periods
+  for the extra axes or --loop; --overwrite lets it replace an existing file
+  as it does OUTPUT. A saved stack holds no pixel spacing: --config renders
+  it at one unit per pixel, so a look made at the default 1/64 is best made
+  with --noise-frequency 1/64 (or given --frequency 1/64 again).
+
 EXIT STATUS
   0    success
-  1    runtime error: OUTPUT exists, its directory is missing or not
-       writable, not enough memory, writing failed
-  2    usage error: a bad option or combination of options
+  1    runtime error: OUTPUT (or the --save-config file) exists, its
+       directory is missing or not writable, not enough memory, writing
+       failed
+  2    usage error: a bad option or combination of options, or a bad
+       --config file (the message names the key, or the line)
   130  interrupted (Ctrl-C or SIGTERM); nothing was written
-";
+"
+);
 
 /// The noise kinds `render` draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -297,25 +340,13 @@ pub struct RenderArgs {
     #[arg(long, short = 'q')]
     pub quiet: bool,
 
-    /// The noise kind.
-    #[arg(
-        long,
-        short = 'n',
-        value_name = "KIND",
-        default_value = "simplex",
-        help_heading = "Noise"
-    )]
-    pub noise: RenderNoise,
+    /// The noise kind [default: simplex, or the config's].
+    #[arg(long, short = 'n', value_name = "KIND", help_heading = "Noise")]
+    pub noise: Option<RenderNoise>,
 
-    /// The seed.
-    #[arg(
-        long,
-        short = 's',
-        value_name = "N",
-        default_value_t = 0,
-        help_heading = "Noise"
-    )]
-    pub seed: u64,
+    /// The seed [default: 0, or the config's].
+    #[arg(long, short = 's', value_name = "N", help_heading = "Noise")]
+    pub seed: Option<u64>,
 
     /// Make the noise periodic, in lattice cells (1..=65536); without
     /// --frequency one period then spans the image, which tiles seamlessly.
@@ -328,8 +359,10 @@ pub struct RenderArgs {
     )]
     pub period: Option<Vec<u32>>,
 
-    /// Lattice cells per pixel, as a decimal or a fraction, for both axes or
-    /// as FX,FY [default: 1/64, or PX/W,PY/H with --period].
+    /// Lattice cells per pixel (world units per pixel with a noise stack),
+    /// as a decimal or a fraction, for both axes or as FX,FY [default: 1/64;
+    /// 1 with --config or --noise-frequency; one period per image with
+    /// --period].
     #[arg(
         long,
         value_name = "F[,FY]",
@@ -439,6 +472,20 @@ pub struct RenderArgs {
     /// Frames per second of APNG and GIF animations [default: 25].
     #[arg(long, value_name = "FPS", value_parser = parse_fps, help_heading = "Animation")]
     pub fps: Option<f64>,
+
+    /// frequency: the stack multiplies world coordinates by it, a decimal
+    /// or a fraction (implies a noise stack) [default: 1, or the config's].
+    #[arg(
+        long,
+        value_name = "F",
+        allow_hyphen_values = true,
+        value_parser = stack_args::parse_frequency,
+        help_heading = "Noise stack"
+    )]
+    pub noise_frequency: Option<f64>,
+
+    #[command(flatten)]
+    pub stack: StackArgs,
 }
 
 fn parse_fps(s: &str) -> Result<f64, String> {
@@ -504,6 +551,8 @@ struct Plan {
     timing: Timing,
     overwrite: bool,
     quiet: bool,
+    /// Where --save-config writes, and what.
+    save_config: Option<(PathBuf, Stack)>,
 }
 
 /// Why rendering stopped early.
@@ -632,8 +681,34 @@ impl Plan {
         }
         let time_axis = animated.then(|| args.animate.unwrap_or(TimeAxis::Z));
 
+        // A noise stack, if any option asks for one.
+        let stack = if args.stack.first_given().is_some() || args.noise_frequency.is_some() {
+            let base = Base {
+                noise: args.noise.map(|n| (n.kind(), "--noise")),
+                seed: args.seed,
+                frequency: args.noise_frequency.map(|f| (f, "--noise-frequency")),
+                period: args.period.as_deref(),
+            };
+            Some(args.stack.resolve(&base)?)
+        } else {
+            None
+        };
+        if let Some(path) = &args.stack.save_config
+            && *path == args.output
+        {
+            return Err("--save-config names OUTPUT; give the stack a file of its own".into());
+        }
+        // A stack's period may come from its config.
+        let given_period = match &stack {
+            Some(r) => r.stack.period.as_deref(),
+            None => args.period.as_deref(),
+        };
+        // Lattice cells per world unit: pixel spacings, steps and the
+        // tiling rules are in world units, which a stack scales.
+        let cells = stack.as_ref().map_or(1.0, |r| r.stack.frequency);
+
         // The dimension: the largest any option needs, or --dims if enough.
-        let period_len = args.period.as_ref().map_or(0, Vec::len);
+        let period_len = given_period.map_or(0, <[u32]>::len);
         let needs = [
             (2, ""),
             (if args.z.is_some() { 3 } else { 0 }, "--z"),
@@ -656,13 +731,20 @@ impl Plan {
             Some(d) => usize::from(d),
             None => needed,
         };
-        if let Some(p) = &args.period
+        if let Some(p) = given_period
             && p.len() < 2
         {
-            return Err(format!(
-                "--period takes 2 to {dims} values (PX,PY first), got {}",
-                p.len()
-            ));
+            return Err(match &stack {
+                Some(r) if r.period_source() != "--period" => format!(
+                    "{} has {} entry, but render needs 2 to {dims} (x and y first)",
+                    r.period_source(),
+                    p.len()
+                ),
+                _ => format!(
+                    "--period takes 2 to {dims} values (PX,PY first), got {}",
+                    p.len()
+                ),
+            });
         }
 
         // Periods: the given ones, the loop's, and 65536 for the rest.
@@ -672,11 +754,11 @@ impl Plan {
             Some(s) => s,
             None if args.looped => Ratio {
                 num: (f64::from(args.frames) / 32.0).round().max(1.0),
-                den: f64::from(args.frames),
+                den: f64::from(args.frames) * cells,
             },
             None => Ratio {
                 num: 1.0,
-                den: 32.0,
+                den: 32.0 * cells,
             },
         };
         let mut loop_period = None;
@@ -691,7 +773,7 @@ impl Plan {
                     ["x", "y", "z", "w"][axis]
                 ));
             }
-            let total = f64::from(args.frames) * step.num / step.den;
+            let total = f64::from(args.frames) * step.num / step.den * cells;
             let whole = total.round();
             if (total - whole).abs() > 1e-9 * total.max(1.0) || whole < 1.0 {
                 return Err(format!(
@@ -701,7 +783,7 @@ impl Plan {
                     short(step.value()),
                     short(total),
                     whole.max(1.0),
-                    args.frames
+                    short(f64::from(args.frames) * cells)
                 ));
             }
             if whole > f64::from(MAX_PERIOD) {
@@ -711,29 +793,40 @@ impl Plan {
             }
             loop_period = Some((axis, whole as u32));
         }
-        let periods = if args.period.is_some() || loop_period.is_some() {
-            let mut p = vec![MAX_PERIOD; dims];
-            if let Some(given) = &args.period {
-                p[..given.len()].copy_from_slice(given);
+        let loop_hint = |e: String| {
+            if args.looped && given_period.is_none() {
+                format!(
+                    "{e}; --loop makes the noise periodic, so animate along z or use value or perlin noise"
+                )
+            } else {
+                e
             }
-            if let Some((axis, period)) = loop_period {
-                p[axis] = period;
-            }
-            Some(p)
-        } else {
-            None
         };
-        let field = NoiseField::new(args.noise.kind(), args.seed, dims, periods.as_deref())
-            .map_err(|e| {
-                if args.looped && args.period.is_none() {
-                    format!("{e}; --loop makes the noise periodic, so animate along z or use value or perlin noise")
+        let field: Box<dyn Field> = match &stack {
+            Some(r) => Box::new(stack_field(r, dims, loop_period).map_err(loop_hint)?),
+            None => {
+                let periods = if args.period.is_some() || loop_period.is_some() {
+                    let mut p = vec![MAX_PERIOD; dims];
+                    if let Some(given) = &args.period {
+                        p[..given.len()].copy_from_slice(given);
+                    }
+                    if let Some((axis, period)) = loop_period {
+                        p[axis] = period;
+                    }
+                    Some(p)
                 } else {
-                    e
-                }
-            })?;
+                    None
+                };
+                let kind = args.noise.unwrap_or(RenderNoise::Simplex).kind();
+                Box::new(
+                    NoiseField::new(kind, args.seed.unwrap_or(0), dims, periods.as_deref())
+                        .map_err(loop_hint)?,
+                )
+            }
+        };
 
         // Pixel spacing: given, one period per image, or the default.
-        let freq = match (args.frequency.as_deref(), &args.period) {
+        let freq = match (args.frequency.as_deref(), given_period) {
             (Some(&[f]), _) => [f, f],
             (Some(&[fx, fy]), _) => [fx, fy],
             (Some(f), _) => {
@@ -742,16 +835,22 @@ impl Plan {
                     f.len()
                 ));
             }
+            // One tile, P/cells world units, across the image.
             (None, Some(p)) => [
                 Ratio {
-                    num: f64::from(p[0]),
+                    num: f64::from(p[0]) / cells,
                     den: f64::from(width),
                 },
                 Ratio {
-                    num: f64::from(p[1]),
+                    num: f64::from(p[1]) / cells,
                     den: f64::from(height),
                 },
             ],
+            // A config's frequency is meant per world unit, so a world unit
+            // per pixel makes frequency = 0.01 features about 100 pixels.
+            (None, None) if stack.as_ref().is_some_and(Resolved::states_frequency) => {
+                [Ratio { num: 1.0, den: 1.0 }; 2]
+            }
             (None, None) => {
                 [Ratio {
                     num: 1.0,
@@ -806,7 +905,9 @@ impl Plan {
                 Mode::Gray => Content::Gray,
                 Mode::Ramp => Content::Ramp(args.ramp.clone().unwrap_or_else(Ramp::terrain)),
                 Mode::Normal => {
-                    let f = (freq[0].value() * freq[1].value()).sqrt();
+                    // Lattice cells per pixel, so that the default keeps the
+                    // same look whatever the stack's frequency.
+                    let f = (freq[0].value() * freq[1].value()).sqrt() * cells;
                     let strength = args.normal_strength.unwrap_or(0.25 / f);
                     if !strength.is_finite() {
                         return Err("--normal-strength is too large".into());
@@ -832,7 +933,7 @@ impl Plan {
             format,
             width,
             height,
-            field: Box::new(field),
+            field,
             x,
             y,
             zw,
@@ -846,6 +947,7 @@ impl Plan {
             },
             overwrite: args.overwrite,
             quiet: args.quiet,
+            save_config: args.stack.save_config.clone().zip(stack.map(|r| r.stack)),
         })
     }
 
@@ -930,6 +1032,50 @@ impl Plan {
             Range::Auto => measured.map(|(lo, hi)| Mapping::measured(lo, hi)),
         }
     }
+}
+
+/// Compiles a stack for `dims` dimensions with its periods: the given ones,
+/// the loop's, and for the other axes the largest power of two the stack
+/// accepts (65536 rarely is: octave `i` needs the period times
+/// lacunarity^i).
+fn stack_field(
+    r: &Resolved,
+    dims: usize,
+    loop_period: Option<(usize, u32)>,
+) -> Result<StackField, String> {
+    let mut stack = r.stack.clone();
+    let given = stack.period.clone().unwrap_or_default();
+    if given.is_empty() && loop_period.is_none() {
+        return StackField::new(&stack, dims).map_err(|e| r.explain(&e));
+    }
+    let free = dims - given.len() - usize::from(loop_period.is_some());
+    let mut first_error = None;
+    for shift in 0..=16 {
+        let mut p = vec![MAX_PERIOD >> shift; dims];
+        p[..given.len()].copy_from_slice(&given);
+        if let Some((axis, period)) = loop_period {
+            p[axis] = period;
+        }
+        stack.period = Some(p);
+        match StackField::new(&stack, dims) {
+            Ok(field) => return Ok(field),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+        if free == 0 {
+            break;
+        }
+    }
+    let e = r.explain(&first_error.expect("at least one attempt"));
+    Err(if free > 0 {
+        format!(
+            "{e} (render tiles the {dims}D stack on every axis, giving the axes without a \
+             period the largest power of two that works, and none did)"
+        )
+    } else {
+        e
+    })
 }
 
 /// Per-thread row buffers.
@@ -1230,6 +1376,14 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     output::check_target(&plan.output, plan.overwrite).map_err(CliError::Runtime)?;
     plan.check_memory().map_err(CliError::Runtime)?;
     output::install_interrupt_handler().map_err(CliError::Runtime)?;
+    // Staged first and committed after the image, so that a failed or
+    // interrupted render leaves neither file.
+    let config = match &plan.save_config {
+        Some((path, stack)) => {
+            Some(StagedConfig::new(path, stack, plan.overwrite).map_err(CliError::Runtime)?)
+        }
+        None => None,
+    };
     let staged = Staged::new(&plan.output).map_err(CliError::Runtime)?;
     let passes = if plan.range == Range::Auto && plan.frames > 1 {
         2
@@ -1247,7 +1401,12 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         Err(Stop::Interrupted) => Err(CliError::Interrupted),
         _ if output::interrupted() => Err(CliError::Interrupted),
         Err(Stop::Failed(e)) => Err(CliError::Runtime(e)),
-        Ok(()) => staged.commit(plan.overwrite).map_err(CliError::Runtime),
+        Ok(()) => {
+            staged.commit(plan.overwrite).map_err(CliError::Runtime)?;
+            config
+                .map_or(Ok(()), StagedConfig::commit)
+                .map_err(CliError::Runtime)
+        }
     }
 }
 

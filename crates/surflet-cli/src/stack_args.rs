@@ -1,0 +1,578 @@
+//! The noise-stack options that `sample` and `render` share: `--config`,
+//! the fractal and warp flags, and `--save-config`.
+//!
+//! Each flag sets one key of a [`Stack`]; the flags for the stack's top-level
+//! keys (noise, seed, frequency, period) differ between the subcommands —
+//! `sample` names its noise positionally and `render` already spends
+//! `--frequency` on the pixel spacing — so each subcommand passes them in a
+//! [`Base`].
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use surflet::{Error, FractalDesc, FractalKind, NoiseKind, Stack, WarpDesc, WarpKind};
+
+use crate::render::output::{Staged, check_target};
+
+/// The part of `--help` that explains noise stacks, shared by `sample` and
+/// `render`; a macro so that `render` can `concat!` it into a constant.
+macro_rules! stack_help {
+    () => {
+        "\
+NOISE STACKS
+  A noise stack is a noise, a seed, a frequency, an optional period, an
+  optional fractal and an optional domain warp. --config FILE reads one from
+  TOML (or JSON, if FILE ends in .json):
+      noise = \"simplex\"      # value, perlin, simplex, simplex-value
+      seed = 42
+      frequency = 0.01       # coordinates are multiplied by it
+      period = [4, 4]        # optional: tile every period/frequency units
+      [fractal]              # optional; also lacunarity, gain, amplitude,
+      kind = \"ridged\"        # normalize, offset and weight
+      octaves = 5
+      [warp]                 # optional; also kind, noise, seed, frequency
+      amplitude = 30.0
+      [warp.fractal]         # optional; keys as in [fractal]
+      octaves = 3
+  Every flag under \"Noise stack\" sets the key named in its help, on top of
+  the config (flags win) or of the defaults. A flag of a table the stack
+  lacks creates that table with its defaults: --octaves 6 alone makes a
+  6-octave fBm, and --warp-amplitude alone a single-step warp by one octave.
+  Changing the kind with --fractal drops a config's offset or weight that the
+  new kind does not use. The result is checked as a whole; an error names
+  the key (and the flag or file it came from; for TOML syntax, the line).
+  --save-config FILE writes the stack as used, TOML or JSON by FILE's
+  extension, so that --config FILE gives the same output again. It is
+  written atomically and replaces an existing FILE only with --overwrite.
+
+  The stack's frequency multiplies the coordinates: octave 0 sees
+  coordinate*frequency. Without a fractal a stack is one octave of its noise,
+  bit for bit the plain noise when the frequency is 1. With a period P per
+  axis the stack repeats every P/frequency units; the lacunarity must then be
+  a whole number. Ranges: normalised fractals (the default) lie in [-1, 1],
+  turbulence and ridged (amplitude and gain not negative) in [0, 1]; without
+  normalisation the bound is the library's derived bound B.
+"
+    };
+}
+pub(crate) use stack_help;
+
+/// [`stack_help!`] as a constant.
+pub const STACK_HELP: &str = stack_help!();
+
+/// Noise-stack flags, flattened into `sample` and `render`.
+#[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Noise stack")]
+pub struct StackArgs {
+    /// Read the noise stack from FILE: TOML, or JSON if it ends in .json.
+    /// The flags below override its keys.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Write the noise stack as used to FILE (TOML, or JSON if it ends in
+    /// .json), to share it or read it back with --config.
+    #[arg(long, value_name = "FILE")]
+    pub save_config: Option<PathBuf>,
+
+    /// fractal.kind: fbm, ridged, billow, turbulence or hybrid [default:
+    /// fbm].
+    #[arg(long, value_name = "KIND", value_parser = fractal_kind(), hide_possible_values = true)]
+    pub fractal: Option<FractalKind>,
+
+    /// fractal.octaves, 1..=32 [default: 4].
+    #[arg(long, value_name = "N")]
+    pub octaves: Option<u32>,
+
+    /// fractal.lacunarity, the frequency ratio between octaves; a whole
+    /// number when tiling [default: 2].
+    #[arg(long, value_name = "L", allow_hyphen_values = true)]
+    pub lacunarity: Option<f64>,
+
+    /// fractal.gain, the amplitude ratio between octaves [default: 0.5].
+    #[arg(long, value_name = "G", allow_hyphen_values = true)]
+    pub gain: Option<f64>,
+
+    /// fractal.amplitude, octave 0's amplitude [default: 1].
+    #[arg(long, value_name = "A", allow_hyphen_values = true)]
+    pub amplitude: Option<f64>,
+
+    /// fractal.offset, for ridged and hybrid [default: 1 ridged, 0.7
+    /// hybrid].
+    #[arg(long, value_name = "O", allow_hyphen_values = true)]
+    pub offset: Option<f64>,
+
+    /// fractal.weight, for ridged [default: 2].
+    #[arg(long, value_name = "W", allow_hyphen_values = true)]
+    pub weight: Option<f64>,
+
+    /// fractal.normalize = true: scale into [-1, 1] (the default).
+    #[arg(long, overrides_with = "no_normalize")]
+    pub normalize: bool,
+
+    /// fractal.normalize = false: keep the raw sum.
+    #[arg(long, overrides_with = "normalize")]
+    pub no_normalize: bool,
+
+    /// warp.kind: single or progressive [default: single].
+    #[arg(long, value_name = "KIND", value_parser = warp_kind())]
+    pub warp: Option<WarpKind>,
+
+    /// warp.amplitude, the largest displacement, in input units [default:
+    /// 1].
+    #[arg(long, value_name = "A", allow_hyphen_values = true)]
+    pub warp_amplitude: Option<f64>,
+
+    /// warp.frequency, a decimal or a fraction [default: the stack's
+    /// frequency].
+    #[arg(long, value_name = "F", allow_hyphen_values = true, value_parser = parse_frequency)]
+    pub warp_frequency: Option<f64>,
+
+    /// warp.noise [default: the stack's noise].
+    #[arg(long, value_name = "KIND", value_parser = noise_kind())]
+    pub warp_noise: Option<NoiseKind>,
+
+    /// warp.seed [default: the stack's seed, salted].
+    #[arg(long, value_name = "N")]
+    pub warp_seed: Option<u64>,
+
+    /// warp.fractal.kind [default: fbm, one octave].
+    #[arg(long, value_name = "KIND", value_parser = fractal_kind(), hide_possible_values = true)]
+    pub warp_fractal: Option<FractalKind>,
+
+    /// warp.fractal.octaves [default: 1 without [warp.fractal], else 4].
+    #[arg(long, value_name = "N")]
+    pub warp_octaves: Option<u32>,
+
+    /// warp.fractal.lacunarity [default: 2].
+    #[arg(long, value_name = "L", allow_hyphen_values = true)]
+    pub warp_lacunarity: Option<f64>,
+
+    /// warp.fractal.gain [default: 0.5].
+    #[arg(long, value_name = "G", allow_hyphen_values = true)]
+    pub warp_gain: Option<f64>,
+}
+
+/// A clap parser for one of the library's names, listing them in errors.
+fn named<T: Clone + Send + Sync + 'static>(
+    names: impl IntoIterator<Item = &'static str>,
+    from_name: fn(&str) -> Result<T, Error>,
+) -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(names)
+        .map(move |s| from_name(&s).expect("clap accepted only listed names"))
+}
+
+fn fractal_kind() -> impl TypedValueParser<Value = FractalKind> {
+    named(
+        FractalKind::ALL.map(FractalKind::name),
+        FractalKind::from_name,
+    )
+}
+
+fn warp_kind() -> impl TypedValueParser<Value = WarpKind> {
+    named(WarpKind::ALL.map(WarpKind::name), WarpKind::from_name)
+}
+
+/// Parses a frequency as a decimal or a fraction like `1/64` (rounded once),
+/// as `render --frequency` takes it. Range checks are left to the library,
+/// whose message names the key.
+pub fn parse_frequency(s: &str) -> Result<f64, String> {
+    let s = s.trim();
+    let number = |v: &str| {
+        v.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("{s:?} is not a number or a fraction like 1/64"))
+    };
+    match s.split_once('/') {
+        Some((n, d)) => Ok(number(n)? / number(d)?),
+        None => number(s),
+    }
+}
+
+/// A parser for the family's noise kinds (for `--noise` and `--warp-noise`).
+pub fn noise_kind() -> impl TypedValueParser<Value = NoiseKind> {
+    named(NoiseKind::ALL.map(NoiseKind::name), NoiseKind::from_name)
+}
+
+/// The stack's top-level keys as a subcommand's own flags give them, each
+/// with the flag's name for messages.
+#[derive(Clone, Debug, Default)]
+pub struct Base<'a> {
+    /// `noise`.
+    pub noise: Option<(NoiseKind, &'static str)>,
+    /// `seed` (always `--seed`).
+    pub seed: Option<u64>,
+    /// `frequency`.
+    pub frequency: Option<(f64, &'static str)>,
+    /// `period` (always `--period`).
+    pub period: Option<&'a [u32]>,
+}
+
+/// A stack built from a config and flags, remembering which flag set which
+/// key so that errors can point at what the user typed.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    /// The stack.
+    pub stack: Stack,
+    config: Option<PathBuf>,
+    set_by: Vec<(&'static str, &'static str)>,
+}
+
+impl StackArgs {
+    /// The first stack flag given, for "does not apply" messages; `None`
+    /// when the command line describes no stack.
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            (self.config.is_some(), "--config"),
+            (self.save_config.is_some(), "--save-config"),
+            (self.fractal.is_some(), "--fractal"),
+            (self.octaves.is_some(), "--octaves"),
+            (self.lacunarity.is_some(), "--lacunarity"),
+            (self.gain.is_some(), "--gain"),
+            (self.amplitude.is_some(), "--amplitude"),
+            (self.offset.is_some(), "--offset"),
+            (self.weight.is_some(), "--weight"),
+            (self.normalize, "--normalize"),
+            (self.no_normalize, "--no-normalize"),
+            (self.warp.is_some(), "--warp"),
+            (self.warp_amplitude.is_some(), "--warp-amplitude"),
+            (self.warp_frequency.is_some(), "--warp-frequency"),
+            (self.warp_noise.is_some(), "--warp-noise"),
+            (self.warp_seed.is_some(), "--warp-seed"),
+            (self.warp_fractal.is_some(), "--warp-fractal"),
+            (self.warp_octaves.is_some(), "--warp-octaves"),
+            (self.warp_lacunarity.is_some(), "--warp-lacunarity"),
+            (self.warp_gain.is_some(), "--warp-gain"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+
+    fn normalize_flag(&self) -> Option<bool> {
+        // clap keeps only the last of the pair.
+        match (self.normalize, self.no_normalize) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The config (or the default stack) with `base` and the flags applied,
+    /// checked by the library. Errors are usage errors.
+    pub fn resolve(&self, base: &Base<'_>) -> Result<Resolved, String> {
+        let stack = match &self.config {
+            Some(path) => read_config(path)?,
+            None => Stack::default(),
+        };
+        let mut r = Resolved {
+            stack,
+            config: self.config.clone(),
+            set_by: Vec::new(),
+        };
+        let s = &mut r.stack;
+        let set_by = &mut r.set_by;
+        let mut note = |key: &'static str, flag: &'static str| set_by.push((key, flag));
+
+        if let Some((noise, flag)) = base.noise {
+            s.noise = noise;
+            note("noise", flag);
+        }
+        if let Some(seed) = base.seed {
+            s.seed = seed;
+            note("seed", "--seed");
+        }
+        if let Some((f, flag)) = base.frequency {
+            s.frequency = f;
+            note("frequency", flag);
+        }
+        if let Some(p) = base.period {
+            s.period = Some(p.to_vec());
+            note("period", "--period");
+        }
+
+        let fractal_given = [
+            self.fractal.is_some(),
+            self.octaves.is_some(),
+            self.lacunarity.is_some(),
+            self.gain.is_some(),
+            self.amplitude.is_some(),
+            self.offset.is_some(),
+            self.weight.is_some(),
+            self.normalize_flag().is_some(),
+        ]
+        .contains(&true);
+        if fractal_given {
+            let f = s.fractal.get_or_insert_with(FractalDesc::default);
+            if let Some(kind) = self.fractal {
+                // Otherwise switching a ridged config to fbm on the command
+                // line would fail on a key the user cannot remove there.
+                if !kind.uses_offset() && self.offset.is_none() {
+                    f.offset = None;
+                }
+                if !kind.uses_weight() && self.weight.is_none() {
+                    f.weight = None;
+                }
+                f.kind = kind;
+                note("fractal.kind", "--fractal");
+            }
+            set(
+                &mut f.octaves,
+                self.octaves,
+                "fractal.octaves",
+                "--octaves",
+                &mut note,
+            );
+            set(
+                &mut f.lacunarity,
+                self.lacunarity,
+                "fractal.lacunarity",
+                "--lacunarity",
+                &mut note,
+            );
+            set(&mut f.gain, self.gain, "fractal.gain", "--gain", &mut note);
+            set(
+                &mut f.amplitude,
+                self.amplitude,
+                "fractal.amplitude",
+                "--amplitude",
+                &mut note,
+            );
+            if let Some(o) = self.offset {
+                f.offset = Some(o);
+                note("fractal.offset", "--offset");
+            }
+            if let Some(w) = self.weight {
+                f.weight = Some(w);
+                note("fractal.weight", "--weight");
+            }
+            if let Some(n) = self.normalize_flag() {
+                f.normalize = n;
+                note(
+                    "fractal.normalize",
+                    if n { "--normalize" } else { "--no-normalize" },
+                );
+            }
+        }
+
+        let warp_fractal_given = [
+            self.warp_fractal.is_some(),
+            self.warp_octaves.is_some(),
+            self.warp_lacunarity.is_some(),
+            self.warp_gain.is_some(),
+        ]
+        .contains(&true);
+        let warp_given = warp_fractal_given
+            || [
+                self.warp.is_some(),
+                self.warp_amplitude.is_some(),
+                self.warp_frequency.is_some(),
+                self.warp_noise.is_some(),
+                self.warp_seed.is_some(),
+            ]
+            .contains(&true);
+        if warp_given {
+            let w = s.warp.get_or_insert_with(WarpDesc::default);
+            set(&mut w.kind, self.warp, "warp.kind", "--warp", &mut note);
+            set(
+                &mut w.amplitude,
+                self.warp_amplitude,
+                "warp.amplitude",
+                "--warp-amplitude",
+                &mut note,
+            );
+            if let Some(f) = self.warp_frequency {
+                w.frequency = Some(f);
+                note("warp.frequency", "--warp-frequency");
+            }
+            if let Some(n) = self.warp_noise {
+                w.noise = Some(n);
+                note("warp.noise", "--warp-noise");
+            }
+            if let Some(seed) = self.warp_seed {
+                w.seed = Some(seed);
+                note("warp.seed", "--warp-seed");
+            }
+            if warp_fractal_given {
+                let f = w.fractal.get_or_insert_with(FractalDesc::default);
+                if let Some(kind) = self.warp_fractal {
+                    if !kind.uses_offset() {
+                        f.offset = None;
+                    }
+                    if !kind.uses_weight() {
+                        f.weight = None;
+                    }
+                    f.kind = kind;
+                    note("warp.fractal.kind", "--warp-fractal");
+                }
+                set(
+                    &mut f.octaves,
+                    self.warp_octaves,
+                    "warp.fractal.octaves",
+                    "--warp-octaves",
+                    &mut note,
+                );
+                set(
+                    &mut f.lacunarity,
+                    self.warp_lacunarity,
+                    "warp.fractal.lacunarity",
+                    "--warp-lacunarity",
+                    &mut note,
+                );
+                set(
+                    &mut f.gain,
+                    self.warp_gain,
+                    "warp.fractal.gain",
+                    "--warp-gain",
+                    &mut note,
+                );
+            }
+        }
+
+        r.stack.check().map_err(|e| r.explain(&e))?;
+        Ok(r)
+    }
+}
+
+/// Sets `slot` to `value` if given, noting which flag set `key`.
+fn set<T>(
+    slot: &mut T,
+    value: Option<T>,
+    key: &'static str,
+    flag: &'static str,
+    note: &mut impl FnMut(&'static str, &'static str),
+) {
+    if let Some(v) = value {
+        *slot = v;
+        note(key, flag);
+    }
+}
+
+impl Resolved {
+    /// The library's message, saying where the key at fault came from: the
+    /// flag that set it, or else the config file.
+    pub fn explain(&self, e: &Error) -> String {
+        let message = e.to_string();
+        let message = message.trim_end();
+        if let Error::Config { key, .. } = e {
+            let flag = self.set_by.iter().find_map(|&(k, flag)| {
+                let hit = key == k
+                    || key
+                        .strip_prefix(k)
+                        .is_some_and(|rest| rest.starts_with(['[', '.']));
+                hit.then_some(flag)
+            });
+            if let Some(flag) = flag {
+                return format!("{message} (set by {flag})");
+            }
+            if let Some(path) = &self.config {
+                return format!("{}: {message}", path.display());
+            }
+        }
+        message.to_string()
+    }
+
+    /// Whether the stack's frequency was stated, by the config or a flag,
+    /// rather than left at its default.
+    pub fn states_frequency(&self) -> bool {
+        self.config.is_some() || self.set_by.iter().any(|&(k, _)| k == "frequency")
+    }
+
+    /// Where the stack's period came from, for messages.
+    pub fn period_source(&self) -> &'static str {
+        if self.set_by.iter().any(|&(k, _)| k == "period") {
+            "--period"
+        } else {
+            "the config's period"
+        }
+    }
+}
+
+fn is_json(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|x| x.eq_ignore_ascii_case("json"))
+}
+
+/// Reads and checks a config file; the message names the file, and the
+/// library's names the key (and for TOML the line).
+fn read_config(path: &Path) -> Result<Stack, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the config file {}: {e}", path.display()))?;
+    let parsed = if is_json(path) {
+        Stack::from_json_str(&text)
+    } else {
+        Stack::from_toml_str(&text)
+    };
+    parsed.map_err(|e| format!("{}: {}", path.display(), e.to_string().trim_end()))
+}
+
+/// A stack written to a hidden temporary file beside its target, renamed into
+/// place by [`commit`](Self::commit); dropped uncommitted, it leaves nothing.
+pub struct StagedConfig {
+    staged: Staged,
+    overwrite: bool,
+}
+
+impl StagedConfig {
+    /// Checks that `path` may be written (an existing file only with
+    /// `overwrite`) and writes `stack` beside it. Errors are runtime errors.
+    pub fn new(path: &Path, stack: &Stack, overwrite: bool) -> Result<StagedConfig, String> {
+        check_target(path, overwrite)?;
+        let text = if is_json(path) {
+            stack.to_json_string().map(|t| t + "\n")
+        } else {
+            stack.to_toml_string()
+        }
+        .map_err(|e| format!("cannot write the stack to {}: {e}", path.display()))?;
+        let staged = Staged::new(path)?;
+        let mut file = staged.file();
+        file.write_all(text.as_bytes())
+            .map_err(|e| format!("writing {}: {e}", path.display()))?;
+        Ok(StagedConfig { staged, overwrite })
+    }
+
+    /// Moves the file into place.
+    pub fn commit(self) -> Result<(), String> {
+        self.staged.commit(self.overwrite)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frequencies_take_fractions() {
+        assert_eq!(parse_frequency("1/64"), Ok(0.015625));
+        assert_eq!(parse_frequency(" 0.5 "), Ok(0.5));
+        // Out-of-range values pass, for the library to name the key.
+        assert_eq!(parse_frequency("-2"), Ok(-2.0));
+        assert!(parse_frequency("1/x").is_err());
+        assert!(parse_frequency("fast").is_err());
+    }
+
+    #[test]
+    fn keys_set_by_flags_are_named_in_errors() {
+        let args = StackArgs {
+            octaves: Some(0),
+            ..StackArgs::default()
+        };
+        assert_eq!(args.first_given(), Some("--octaves"));
+        assert_eq!(StackArgs::default().first_given(), None);
+        let e = args.resolve(&Base::default()).unwrap_err();
+        assert_eq!(
+            e,
+            "fractal.octaves: must be in 1..=32, got 0 (set by --octaves)"
+        );
+        let e = StackArgs::default()
+            .resolve(&Base {
+                period: Some(&[4, 0]),
+                ..Base::default()
+            })
+            .unwrap_err();
+        assert!(
+            e.starts_with("period[1]: ") && e.ends_with("(set by --period)"),
+            "{e}"
+        );
+    }
+}
