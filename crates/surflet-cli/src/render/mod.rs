@@ -6,10 +6,10 @@
 //! ([`field::Field`]), turn values into pixels ([`color`]), encode
 //! ([`encode`]) → rename into place ([`output`]).
 
-mod color;
-mod encode;
+pub(crate) mod color;
+pub(crate) mod encode;
 mod field;
-mod output;
+pub(crate) mod output;
 mod progress;
 
 use std::io::{BufWriter, Write};
