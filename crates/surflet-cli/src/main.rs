@@ -4,6 +4,7 @@
 //! `run` function returning [`CliError`]; `main` maps errors to exit codes.
 
 mod eval;
+mod gallery;
 mod names;
 mod render;
 mod sample;
@@ -56,6 +57,10 @@ enum Command {
     /// Render a noise into an image: PNG, GIF, TIFF, raw f32, animations.
     #[command(long_about = render::LONG_ABOUT, after_long_help = render::DETAILS)]
     Render(Box<render::RenderArgs>),
+    /// Reproduce the figures of the seed documents into a directory, with
+    /// an index.html.
+    #[command(long_about = gallery::LONG_ABOUT, after_long_help = gallery::DETAILS)]
+    Gallery(gallery::GalleryArgs),
 }
 
 /// Why a subcommand failed; decides the exit code.
@@ -92,6 +97,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Sample(args) => sample::run(args, io::stdin().lock(), io::stdout().lock()),
         Command::Render(args) => render::run(args),
+        Command::Gallery(args) => gallery::run(args),
     };
     let (code, message, hint) = match result {
         Ok(()) => return ExitCode::SUCCESS,
@@ -118,6 +124,7 @@ fn main() -> ExitCode {
             match cli.command {
                 Command::Sample(_) => "surflet sample",
                 Command::Render(_) => "surflet render",
+                Command::Gallery(_) => "surflet gallery",
             }
         );
     }

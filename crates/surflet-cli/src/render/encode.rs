@@ -141,6 +141,21 @@ pub fn png<'w, W: Write + 'w>(
     layout: PngLayout,
     animation: Option<(u32, Timing)>,
 ) -> io::Result<Box<dyn Sink + 'w>> {
+    // Noise barely compresses; the fast setting costs little in size and
+    // saves most of the encoding time.
+    png_with(w, width, height, layout, animation, png::Compression::Fast)
+}
+
+/// [`png`] with a chosen compression level, for images that do compress
+/// (plots, and pictures kept in the repository).
+pub fn png_with<'w, W: Write + 'w>(
+    w: W,
+    width: u32,
+    height: u32,
+    layout: PngLayout,
+    animation: Option<(u32, Timing)>,
+    compression: png::Compression,
+) -> io::Result<Box<dyn Sink + 'w>> {
     let mut enc = png::Encoder::new(w, width, height);
     enc.set_color(if layout.rgb {
         png::ColorType::Rgb
@@ -152,9 +167,7 @@ pub fn png<'w, W: Write + 'w>(
     } else {
         png::BitDepth::Eight
     });
-    // Noise barely compresses; the fast setting costs little in size and
-    // saves most of the encoding time.
-    enc.set_compression(png::Compression::Fast);
+    enc.set_compression(compression);
     if let Some((frames, timing)) = animation {
         enc.set_animated(frames, 0).map_err(other)?;
         let (num, den) = timing.apng_delay();

@@ -6,8 +6,8 @@
 //! ([`field::Field`]), turn values into pixels ([`color`]), encode
 //! ([`encode`]) → rename into place ([`output`]).
 
-mod color;
-mod encode;
+pub(crate) mod color;
+pub(crate) mod encode;
 mod field;
 pub(crate) mod output;
 mod progress;
