@@ -368,6 +368,16 @@ fn at(key: impl Into<String>, e: impl core::fmt::Display) -> Error {
     }
 }
 
+/// An empty document: almost always a wrong or truncated file, so it is
+/// refused rather than read as "all defaults" (which `Stack::default()`
+/// spells out explicitly, with at least `noise`, `seed` and `frequency`).
+fn empty_stack() -> Error {
+    at(
+        "",
+        "empty noise stack: the document has no keys (write at least `noise = \"simplex\"`)",
+    )
+}
+
 /// Re-keys an error from [`FractalParams::validate`] or [`Fractal::new`]:
 /// parameters live under `prefix`, except the frequency (`freq_key`); period
 /// problems belong to `period_key`.
@@ -479,16 +489,34 @@ struct WarpPlan {
 }
 
 impl Stack {
-    /// Parses a TOML description and [checks](Self::check) it.
+    /// Parses a TOML description and [checks](Self::check) it. An empty
+    /// document is an error, not a default stack:
+    ///
+    /// ```
+    /// use surflet::Stack;
+    /// let err = Stack::from_toml_str("# nothing here\n").unwrap_err();
+    /// assert!(err.to_string().starts_with("empty noise stack"));
+    /// assert!(Stack::from_json_str("{}").is_err());
+    /// ```
     pub fn from_toml_str(text: &str) -> Result<Stack, Error> {
+        let table: toml::Table = text.parse().map_err(|e| at("", e))?;
+        if table.is_empty() {
+            return Err(empty_stack());
+        }
         let de = toml::Deserializer::parse(text).map_err(|e| at("", e))?;
         let stack: Stack = serde_path_to_error::deserialize(de).map_err(path_error)?;
         stack.check()?;
         Ok(stack)
     }
 
-    /// Parses a JSON description and [checks](Self::check) it.
+    /// Parses a JSON description and [checks](Self::check) it. Like TOML, an
+    /// empty document (`{}`) is an error.
     pub fn from_json_str(text: &str) -> Result<Stack, Error> {
+        if serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
+            .is_ok_and(|m| m.is_empty())
+        {
+            return Err(empty_stack());
+        }
         let mut de = serde_json::Deserializer::from_str(text);
         let stack: Stack = serde_path_to_error::deserialize(&mut de).map_err(path_error)?;
         de.end().map_err(|e| at("", e))?;

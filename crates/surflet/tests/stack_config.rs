@@ -103,8 +103,18 @@ fn commented_file_gets_the_defaults() {
         }
     );
     round_trip(&s);
-    assert_eq!(Stack::from_toml_str("").unwrap(), Stack::default());
-    assert_eq!(Stack::from_json_str("{}").unwrap(), Stack::default());
+    // An empty document is refused (a wrong or truncated file), but the
+    // smallest non-empty one gets every default.
+    for empty in ["", "  \n# only a comment\n"] {
+        let err = Stack::from_toml_str(empty).unwrap_err();
+        assert!(err.to_string().starts_with("empty noise stack"), "{err}");
+    }
+    assert!(Stack::from_json_str(" {} ").is_err());
+    assert_eq!(Stack::from_toml_str("seed = 0").unwrap(), Stack::default());
+    assert_eq!(
+        Stack::from_json_str(r#"{"seed": 0}"#).unwrap(),
+        Stack::default()
+    );
 }
 
 #[test]

@@ -153,6 +153,62 @@ pub(crate) fn split_periodic<S: Simd>(s: S, x: S::F, p: S::F, inv: S::F) -> (S::
     (s.min(last, s.max(zero, m)), f)
 }
 
+/// The simplex skew of the cells `ints`: [`mul_split`] of their sum `k` by
+/// `c`.
+///
+/// Past the precision limit (|cell| ≥ 2^24 in `f32`, 2^53 in `f64`) every
+/// coordinate is an integer, so the field there is a deterministic pick of
+/// lattice points rather than a resolved noise. The one thing that must not
+/// happen is the sum overflowing to ±∞ (or to NaN, as in `x + x − x − x`)
+/// and turning a finite input into NaN. So a lane whose sum leaves
+/// |k| < 2^(precision + 2) — only possible with a cell past the limit — has
+/// those cells reduced modulo 2^32 first (exactly; that is the lattice's own
+/// period in the hash) and its sum recomputed. The test is per lane, so a
+/// point gives the same bits alone and in any batch.
+#[inline(always)]
+pub(crate) fn skew_split<S: Simd, const D: usize>(
+    s: S,
+    ints: &mut [S::F; D],
+    c: f64,
+) -> (S::F, S::F) {
+    use crate::float::Float;
+    let mut k = cell_sum(s, ints);
+    // NaN lanes (NaN input, or ∞ − ∞ from an overflow) fail the comparison
+    // and so take the careful path too.
+    let split = s.c(2f64.powi((S::E::PRECISION / 2) as i32));
+    if s.any(s.m_andnot(s.splat_true(), s.lt(s.abs(k), split))) {
+        let huge = s.c(2f64.powi(S::E::PRECISION as i32 + 2));
+        let over = s.m_andnot(s.splat_true(), s.lt(s.abs(k), huge));
+        if s.any(over) {
+            let big = s.c(2f64.powi(S::E::PRECISION as i32));
+            let two32 = s.c(4294967296.0);
+            for v in ints.iter_mut() {
+                // Exact: the remainder of an integer-valued float by a power
+                // of two is representable. ±∞ becomes NaN, as it should.
+                let q = s.floor(s.mul(*v, s.c(1.0 / 4294967296.0)));
+                let r = s.sub(*v, s.mul(q, two32));
+                *v = s.select(s.m_and(over, s.ge(s.abs(*v), big)), r, *v);
+            }
+            k = cell_sum(s, ints);
+        }
+    }
+    mul_split(s, k, c)
+}
+
+/// `Σ ints`, pairwise in 4D (the order the 4D kernel has always used, which
+/// matters for the bits once the sum passes 2^53).
+#[inline(always)]
+fn cell_sum<S: Simd, const D: usize>(s: S, ints: &[S::F; D]) -> S::F {
+    if D == 4 {
+        return s.add(s.add(ints[0], ints[1]), s.add(ints[2], ints[3]));
+    }
+    let mut k = ints[0];
+    for v in &ints[1..] {
+        k = s.add(k, *v);
+    }
+    k
+}
+
 /// `k · c` for an integer-valued `k` and a constant `0 < c < 1`, as an
 /// integer-valued part and a fraction in `[0, 4)`, with the fraction accurate
 /// to far below an ulp of the coordinates `k` sums.

@@ -25,7 +25,7 @@
 //!   ordering.
 
 use super::{
-    Field, MARGIN, PRIMES, dot, finish, lattice_value, mul_split, poison, split, split_periodic,
+    Field, MARGIN, PRIMES, dot, finish, lattice_value, poison, skew_split, split, split_periodic,
 };
 use crate::simd::Simd;
 
@@ -187,7 +187,9 @@ pub(crate) fn simplex2<S: Simd, const VALUE: bool>(
     // integer parts of the skew split off exactly (see `mul_split`).
     let (xi, xf) = split(s, p[0]);
     let (yi, yf) = split(s, p[1]);
-    let (si, sf) = mul_split(s, s.add(xi, yi), F2);
+    let mut ints = [xi, yi];
+    let (si, sf) = skew_split(s, &mut ints, F2);
+    let [xi, yi] = ints;
     let small = s.add(sf, s.mul(s.add(xf, yf), s.c(F2)));
     let (rx, ry) = (s.add(xf, small), s.add(yf, small));
     let (ix, fx) = split(s, rx);
@@ -513,9 +515,8 @@ pub(crate) fn simplex4<S: Simd, const VALUE: bool>(
     for a in 0..4 {
         (int[a], fr[a]) = split(s, p[a]);
     }
-    let k = s.add(s.add(int[0], int[1]), s.add(int[2], int[3]));
     let g = s.add(s.add(fr[0], fr[1]), s.add(fr[2], fr[3]));
-    let (si, sf) = mul_split(s, k, F4);
+    let (si, sf) = skew_split(s, &mut int, F4);
     let small = s.add(sf, s.mul(g, s.c(F4)));
     let mut fl = [s.zero(); 4];
     let mut f = [s.zero(); 4];

@@ -1,0 +1,163 @@
+//! The `surflet` command-line tool, as a library so that the binary, the
+//! tests and the fuzzers (`fuzz/`) share one code path.
+//!
+//! This is not a stable API: the command line is the interface. Each
+//! subcommand lives in its own module with a clap `Args` struct and a `run`
+//! function returning [`CliError`]; [`main`] maps errors to exit codes.
+
+mod eval;
+mod gallery;
+mod names;
+mod render;
+mod sample;
+mod stack_args;
+mod stack_field;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+/// Top-level description, shown by `surflet --help`.
+const LONG_ABOUT: &str = "\
+Gradient noise from the command line: bit-exact ports of the reference
+implementations (Perlin's and Gustavson's Java and C code) and the surflet
+family (seeded, seam-free value, Perlin, simplex and simplex value noise in
+1D-4D with analytic gradients).
+
+Run `surflet sample --help` for the input and output format and the list of
+noise names, and `surflet render --help` for images.";
+
+const EXIT_HELP: &str = "\
+EXIT STATUS
+  0    success (also when the reader of the output goes away early)
+  1    runtime error, such as bad input data or an unwritable output
+  2    usage error: unknown subcommand or noise name, bad or inapplicable options,
+       or a bad --config file (the message names the key, or the line)
+  130  interrupted by Ctrl-C (render leaves no partial output)";
+
+/// Command line of `surflet`.
+#[derive(Parser, Debug)]
+#[command(
+    name = "surflet",
+    version,
+    about = "Gradient noise: exact reference ports and the surflet family",
+    long_about = LONG_ABOUT,
+    after_long_help = EXIT_HELP,
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Evaluate a noise at points read from standard input.
+    #[command(long_about = sample::LONG_ABOUT)]
+    Sample(sample::SampleArgs),
+    /// Render a noise into an image: PNG, GIF, TIFF, raw f32, animations.
+    #[command(long_about = render::LONG_ABOUT, after_long_help = render::DETAILS)]
+    Render(Box<render::RenderArgs>),
+    /// Reproduce the figures of the seed documents into a directory, with
+    /// an index.html.
+    #[command(long_about = gallery::LONG_ABOUT, after_long_help = gallery::DETAILS)]
+    Gallery(gallery::GalleryArgs),
+}
+
+/// Why a subcommand failed; decides the exit code.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad options or option combinations (exit 2, like clap's own errors).
+    Usage(String),
+    /// Bad input data (exit 1); the message names the line.
+    Input(String),
+    /// Reading the input failed (exit 1).
+    Read(io::Error),
+    /// Writing the output failed (exit 1, except a broken pipe, which ends
+    /// the program quietly).
+    Write(io::Error),
+    /// A failure at run time, such as an unwritable output or too little
+    /// memory (exit 1); the message says what and where.
+    Runtime(String),
+    /// Ctrl-C or SIGTERM stopped the command after it cleaned up (exit 130,
+    /// the shell's code for death by SIGINT).
+    Interrupted,
+}
+
+/// Runs the command line of the process (`std::env::args`) and returns the
+/// exit code; the binary's `main` is this and nothing else.
+pub fn main() -> ExitCode {
+    // Parts of the help are generated from the noise metadata, so they are
+    // attached at run time rather than written into attributes.
+    let command = Cli::command().mut_subcommand("sample", |c| {
+        c.after_help(sample::short_help())
+            .after_long_help(sample::long_help())
+    });
+    let cli = match Cli::from_arg_matches(&command.get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let result = match &cli.command {
+        Command::Sample(args) => sample::run(args, io::stdin().lock(), io::stdout().lock()),
+        Command::Render(args) => render::run(args),
+        Command::Gallery(args) => gallery::run(args),
+    };
+    let (code, message, hint) = match result {
+        Ok(()) => return ExitCode::SUCCESS,
+        // The reader has gone away (`| head`): nobody wants the rest.
+        Err(CliError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            return ExitCode::SUCCESS;
+        }
+        Err(CliError::Usage(m)) => (2, m, true),
+        Err(CliError::Input(m)) => (1, m, false),
+        Err(CliError::Read(e)) => (1, format!("reading standard input: {e}"), false),
+        Err(CliError::Write(e)) => (1, format!("writing standard output: {e}"), false),
+        Err(CliError::Runtime(m)) => (1, m, false),
+        Err(CliError::Interrupted) => {
+            (130, "interrupted; no output was written".to_string(), false)
+        }
+    };
+    // eprintln! would panic if stderr is gone; there is nobody to tell then.
+    let mut stderr = io::stderr().lock();
+    let _ = writeln!(stderr, "error: {message}");
+    if hint {
+        let _ = writeln!(
+            stderr,
+            "\nFor more information, try '{} --help'.",
+            match cli.command {
+                Command::Sample(_) => "surflet sample",
+                Command::Render(_) => "surflet render",
+                Command::Gallery(_) => "surflet gallery",
+            }
+        );
+    }
+    ExitCode::from(code)
+}
+
+/// Runs `surflet sample` with the arguments `args` (without the program
+/// name and the `sample` subcommand) on `input`, and returns what it wrote
+/// to standard output, or the error.
+///
+/// This is the entry point of the `sample` fuzz target: it parses the
+/// arguments exactly as the binary does, then streams `input` through the
+/// same parser and evaluator, so a fuzzer reaches every line-parsing and
+/// noise path without a process per input.
+///
+/// ```
+/// let out = surflet_cli::sample_bytes(&["perlin2002-java"], b"3.14,42,7\n").unwrap();
+/// assert_eq!(out, b"0.13691995878400012\n");
+/// let err = surflet_cli::sample_bytes(&["simplex"], b"1,x\n").unwrap_err();
+/// assert!(matches!(err, CliError::Input(_)), "{err:?}");
+/// # use surflet_cli::CliError;
+/// ```
+pub fn sample_bytes(args: &[&str], input: &[u8]) -> Result<Vec<u8>, CliError> {
+    let argv = ["surflet", "sample"].iter().chain(args);
+    let cli = Cli::try_parse_from(argv).map_err(|e| CliError::Usage(e.to_string()))?;
+    let Command::Sample(sample) = &cli.command else {
+        unreachable!("the subcommand is always `sample`")
+    };
+    let mut out = Vec::new();
+    sample::run(sample, input, &mut out)?;
+    Ok(out)
+}
