@@ -618,6 +618,29 @@ fn oversized_requests_fail_before_allocating() {
     assert!(msg.contains("70000x1") && msg.contains("GIF"), "{msg}");
     let msg = render_err(&[out, "--size", "5000000000x1"], 2);
     assert!(msg.contains("too large"), "{msg}");
+    // Each frame fits in memory, but 4 million of them (a petabyte) fit on
+    // no disk: refused before the first frame.
+    let raw = dir.path().join("long.raw");
+    let start = Instant::now();
+    let msg = render_err(
+        &[
+            raw.to_str().unwrap(),
+            "--size",
+            "4096",
+            "--frames",
+            "4000000",
+        ],
+        1,
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert!(
+        msg.contains("4000000 frames") && msg.contains("free"),
+        "{msg}"
+    );
     assert_eq!(entries(dir.path()), Vec::<String>::new());
 }
 

@@ -1060,6 +1060,12 @@ fn malformed_configs_name_the_key_or_line() {
             "{ \"fractal\": { \"octaves\": 0 } }",
             &["fractal.octaves", "1..=32"],
         ),
+        (
+            "empty.toml",
+            "# nothing\n",
+            &["empty.toml", "empty noise stack"],
+        ),
+        ("empty.json", "{}", &["empty.json", "empty noise stack"]),
     ] {
         let path = write(dir.path(), file, text);
         for args in [

@@ -119,7 +119,9 @@ SAFETY
   place only when complete: after Ctrl-C or any error neither OUTPUT nor the
   temporary file is left. An existing OUTPUT is replaced only with
   --overwrite. Requests needing more memory than is available are refused
-  before anything is allocated. A progress bar appears on stderr when a
+  before anything is allocated, and outputs that cannot fit on the disk
+  (raw and TIFF by size, PNG and GIF even at 4:1 compression) before
+  anything is written. A progress bar appears on stderr when a
   render takes over a second and stderr is a terminal (never with --quiet).
 
 ",
@@ -1021,6 +1023,43 @@ impl Plan {
         Ok(())
     }
 
+    /// Refuses a render whose output could not fit on the disk it goes to,
+    /// before writing anything: an animation of many large frames can ask
+    /// for terabytes. Raw and TIFF are uncompressed, so their size is known;
+    /// PNG and GIF compress, but noise compresses poorly, so they are refused
+    /// only when even 4:1 compression would not fit. If the space is not
+    /// known (the query fails), the render goes ahead: a full disk then fails
+    /// the write, and the staged file is removed.
+    fn check_disk(&self) -> Result<(), String> {
+        let bytes = self.pixels() * self.pixel_bytes() * u128::from(self.frames);
+        let ratio = match self.format {
+            Format::Raw | Format::Tiff => 1,
+            Format::Png | Format::Apng | Format::Gif => 4,
+        };
+        let dir = output::parent_dir(&self.output);
+        let Ok(free) = fs4::available_space(&dir) else {
+            return Ok(());
+        };
+        if bytes / ratio > u128::from(free) {
+            let frames = if self.frames > 1 {
+                format!(" in {} frames", self.frames)
+            } else {
+                String::new()
+            };
+            return Err(format!(
+                "{}: a {}x{} image{frames} is about {} of pixel data, but only {} is free \
+                 in {}; use a smaller --size or fewer --frames",
+                self.output.display(),
+                self.width,
+                self.height,
+                output::human_bytes(bytes),
+                output::human_bytes(free.into()),
+                dir.display()
+            ));
+        }
+        Ok(())
+    }
+
     fn mapping(&self, measured: Option<(f64, f64)>) -> Option<Mapping> {
         match self.range {
             Range::Documented if matches!(self.content, Content::Float) => None,
@@ -1375,6 +1414,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let plan = Plan::new(args).map_err(CliError::Usage)?;
     output::check_target(&plan.output, plan.overwrite).map_err(CliError::Runtime)?;
     plan.check_memory().map_err(CliError::Runtime)?;
+    plan.check_disk().map_err(CliError::Runtime)?;
     output::install_interrupt_handler().map_err(CliError::Runtime)?;
     // Staged first and committed after the image, so that a failed or
     // interrupted render leaves neither file.
