@@ -65,6 +65,8 @@ pub trait Float:
     const ONE: Self;
     /// Not a number.
     const NAN: Self;
+    /// The largest finite value.
+    const MAX: Self;
     /// Bits of precision in the significand, counting the implicit bit
     /// (24 for `f32`, 53 for `f64`).
     const PRECISION: u32;
@@ -95,6 +97,7 @@ macro_rules! impl_float {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const NAN: Self = <$t>::NAN;
+            const MAX: Self = <$t>::MAX;
             const PRECISION: u32 = $prec;
             const NAME: &'static str = stringify!($t);
             #[inline(always)]

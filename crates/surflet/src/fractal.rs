@@ -100,6 +100,14 @@
 //! compares it with central differences at 10⁴ points per fractal and
 //! dimension).
 //!
+//! # Extreme input
+//!
+//! NaN or ±∞ in any coordinate gives NaN. A finite coordinate always gives a
+//! finite value and gradient: when a high octave's frequency carries `p·fᵢ`
+//! past the float range (1e300 · 2³¹ at the 32nd octave), that coordinate is
+//! saturated to ±MAX, a far lattice point like every coordinate past the
+//! precision limit, instead of overflowing to ∞ and poisoning the sum.
+//!
 //! # Tiling
 //!
 //! If the base noise has a period `P` (see [`Noise::with_period`]) the

@@ -21,6 +21,10 @@
 //! * [`stack`]: declarative noise stacks (noise, seed, frequency, fractal,
 //!   warp) read from and written to TOML and JSON.
 //!
+//! Bad input never panics: NaN or ±∞ coordinates give NaN, finite ones of any
+//! size give a finite result, and bad parameters give a typed [`Error`]. The
+//! full table, library and command line, is in `docs/BAD-INPUT.md`.
+//!
 //! ```
 //! // Ken Perlin's ImprovedNoise, reproduced to the last bit.
 //! let v = surflet::reference::perlin2002::noise(3.14, 42.0, 7.0);

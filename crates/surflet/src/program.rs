@@ -236,6 +236,38 @@ fn sign<S: Simd>(s: S, n: S::F, k: f64) -> S::F {
     )
 }
 
+/// An octave's coordinate `x·f + offset` past the float range: a finite `x`
+/// scaled by a high octave's frequency (1e300 · 2³¹ at the 32nd octave) gives
+/// ±∞, and the noise would be NaN for a finite input. Such a lane is
+/// saturated to ±MAX instead, a lattice point far out like every
+/// coordinate past the precision limit, so the octave is finite and
+/// deterministic. A non-finite `x` stays NaN (`x · 0` is NaN for ±∞). The
+/// check is one comparison per axis; the fix-up runs only when needed.
+#[inline(always)]
+fn octave_overflow<S: Simd, const D: usize>(
+    s: S,
+    xi: &mut [S::F; D],
+    x: [S::F; D],
+    freq: S::F,
+    offset: [S::F; 4],
+) {
+    use crate::float::Float;
+    let max = s.splat(S::E::MAX);
+    let mut ok = s.le(s.abs(xi[0]), max);
+    for v in &xi[1..] {
+        ok = s.m_and(ok, s.le(s.abs(*v), max));
+    }
+    // NaN lanes fail `<=` and take the fix-up, which keeps them NaN.
+    if !s.any(s.m_andnot(s.splat_true(), ok)) {
+        return;
+    }
+    let zero = s.zero();
+    for a in 0..D {
+        let scaled = s.min(max, s.max(s.neg(max), s.mul(x[a], freq)));
+        xi[a] = s.add(s.add(scaled, offset[a]), s.mul(x[a], zero));
+    }
+}
+
 /// Evaluates one fractal layer at `x` (layer input units): the value and its
 /// gradient with respect to `x`, by the chain rule through every octave.
 #[inline(always)]
@@ -263,6 +295,7 @@ pub(crate) fn layer_lanes<S: Simd, const D: usize, O: Octs<S>>(
         for a in 0..D {
             xi[a] = s.add(s.mul(x[a], o.freq), o.offset[a]);
         }
+        octave_overflow(s, &mut xi, x, o.freq, o.offset);
         let (n, gn) = specs[i].noise.eval_lanes(s, &o.field, xi);
         // ∇ₓ n = freq · (∇n at xi).
         let mut dn = [zero; D];
