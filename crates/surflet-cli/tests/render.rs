@@ -779,11 +779,12 @@ fn help_documents_the_conventions() {
 fn readme_main_command_renders_the_default_image() {
     let readme =
         fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let prefix = "cargo run --release -- ";
     let line = readme
         .lines()
-        .find(|l| l.starts_with("surflet render "))
-        .expect("README has a `surflet render` command");
-    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+        .find(|l| l.starts_with(prefix))
+        .expect("README's main command is `cargo run --release -- render ...`");
+    let args: Vec<&str> = line[prefix.len()..].split_whitespace().collect();
     assert_eq!(
         args.len(),
         2,
