@@ -4,7 +4,7 @@
 //!
 //! The crate has two halves:
 //!
-//! * [`reference`]: faithful, bit-exact ports of the published reference
+//! * [`reference`](mod@crate::reference): faithful, bit-exact ports of the published reference
 //!   implementations (Ken Perlin's Java, Stefan Gustavson's Java and C), flaws
 //!   included. Use them to reproduce existing content to the last bit.
 //! * The surflet noise family (value, Perlin, simplex, simplex-value noise in
