@@ -7,6 +7,7 @@
 
 mod eval;
 mod gallery;
+mod imaging;
 mod names;
 mod render;
 mod sample;

@@ -14,7 +14,7 @@ use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use surflet::{Error, FractalDesc, FractalKind, NoiseKind, Stack, WarpDesc, WarpKind};
 
-use crate::render::output::{Staged, check_target};
+use crate::imaging::output::{Staged, check_target};
 
 /// The part of `--help` that explains noise stacks, shared by `sample` and
 /// `render`; a macro so that `render` can `concat!` it into a constant.

@@ -4,9 +4,9 @@
 //! Generation Algorithm") and write an `index.html` that shows them.
 //!
 //! Everything goes through render's machinery: its value mapping, quantiser
-//! and terrain ramp ([`crate::render::color`]), its PNG encoder
-//! ([`crate::render::encode`]) and its atomic, interrupt-safe file writing
-//! and memory check ([`crate::render::output`]).
+//! and terrain ramp ([`crate::imaging::color`]), its PNG encoder
+//! ([`crate::imaging::encode`]) and its atomic, interrupt-safe file writing
+//! and memory check ([`crate::imaging::output`]).
 
 mod flow;
 mod html;
@@ -21,9 +21,9 @@ use surflet::reference::{noise1234, simplexnoise1234};
 use surflet::{Fractal, FractalKind, FractalParams, Noise, NoiseKind};
 
 use crate::CliError;
-use crate::render::color::Ramp;
-use crate::render::encode::{self, Pixels, PngLayout};
-use crate::render::output::{self, Guarded, Staged};
+use crate::imaging::color::Ramp;
+use crate::imaging::encode::{self, Pixels, PngLayout};
+use crate::imaging::output::{self, Guarded, Staged};
 use html::{Figure, Img, Section};
 use plot::{CONTEXT, PALETTE, Plot, Series};
 pub use raster::Image;

@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 
 use super::plot;
-use crate::render::color::{self, Mapping, Ramp};
+use crate::imaging::color::{self, Mapping, Ramp};
 
 /// An 8-bit image, grey or RGB, row-major.
 pub struct Image {

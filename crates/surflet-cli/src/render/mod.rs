@@ -6,10 +6,7 @@
 //! ([`field::Field`]), turn values into pixels ([`color`]), encode
 //! ([`encode`]) → rename into place ([`output`]).
 
-pub(crate) mod color;
-pub(crate) mod encode;
 mod field;
-pub(crate) mod output;
 mod progress;
 
 use std::io::{BufWriter, Write};
@@ -20,6 +17,7 @@ use rayon::prelude::*;
 use surflet::{MAX_PERIOD, NoiseKind, Stack};
 
 use crate::CliError;
+use crate::imaging::{color, encode, output};
 use crate::stack_args::{self, Base, Resolved, StackArgs, StagedConfig, stack_help};
 use crate::stack_field::StackField;
 use color::{Mapping, NormalEncoder, NormalFormat, Ramp};
