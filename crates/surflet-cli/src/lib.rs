@@ -7,12 +7,15 @@
 
 mod eval;
 mod gallery;
+mod help;
 mod imaging;
+mod look;
 mod names;
 mod render;
 mod sample;
 mod stack_args;
 mod stack_field;
+mod units;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -27,7 +30,8 @@ family (seeded, seam-free value, Perlin, simplex and simplex value noise in
 1D-4D with analytic gradients).
 
 Run `surflet sample --help` for the input and output format and the list of
-noise names, and `surflet render --help` for images.";
+noise names, `surflet render --help` for images, and `surflet help TOPIC`
+for what they share.";
 
 const EXIT_HELP: &str = "\
 EXIT STATUS
@@ -45,6 +49,8 @@ EXIT STATUS
     about = "Gradient noise: exact reference ports and the surflet family",
     long_about = LONG_ABOUT,
     after_long_help = EXIT_HELP,
+    disable_help_subcommand = true,
+    max_term_width = 100,
 )]
 struct Cli {
     #[command(subcommand)]
@@ -58,12 +64,15 @@ enum Command {
     #[command(long_about = sample::LONG_ABOUT)]
     Sample(sample::SampleArgs),
     /// Render a noise into an image: PNG, GIF, TIFF, raw f32, animations.
-    #[command(long_about = render::LONG_ABOUT, after_long_help = render::DETAILS)]
+    #[command(long_about = render::help::LONG_ABOUT, after_long_help = render::help::DETAILS)]
     Render(Box<render::RenderArgs>),
     /// Reproduce the figures of the seed documents into a directory, with
     /// an index.html.
     #[command(long_about = gallery::LONG_ABOUT, after_long_help = gallery::DETAILS)]
     Gallery(gallery::GalleryArgs),
+    /// Explain a topic shared by the subcommands (coordinates, stacks,
+    /// config), or a subcommand.
+    Help(help::HelpArgs),
 }
 
 /// Why a subcommand failed; decides the exit code.
@@ -89,13 +98,7 @@ pub enum CliError {
 /// Runs the command line of the process (`std::env::args`) and returns the
 /// exit code; the binary's `main` is this and nothing else.
 pub fn main() -> ExitCode {
-    // Parts of the help are generated from the noise metadata, so they are
-    // attached at run time rather than written into attributes.
-    let command = Cli::command().mut_subcommand("sample", |c| {
-        c.after_help(sample::short_help())
-            .after_long_help(sample::long_help())
-    });
-    let cli = match Cli::from_arg_matches(&command.get_matches()) {
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
@@ -103,6 +106,7 @@ pub fn main() -> ExitCode {
         Command::Sample(args) => sample::run(args, io::stdin().lock(), io::stdout().lock()),
         Command::Render(args) => render::run(args),
         Command::Gallery(args) => gallery::run(args),
+        Command::Help(args) => run_help(args),
     };
     let (code, message, hint) = match result {
         Ok(()) => return ExitCode::SUCCESS,
@@ -130,10 +134,51 @@ pub fn main() -> ExitCode {
                 Command::Sample(_) => "surflet sample",
                 Command::Render(_) => "surflet render",
                 Command::Gallery(_) => "surflet gallery",
+                Command::Help(_) => "surflet help",
             }
         );
     }
     ExitCode::from(code)
+}
+
+/// The command line's definition, with the parts of the help that are
+/// generated from the noise metadata attached.
+fn command() -> clap::Command {
+    Cli::command()
+        .mut_subcommand("sample", |c| {
+            c.after_help(sample::short_help())
+                .after_long_help(sample::long_help())
+        })
+        .after_long_help(format!("{}\n{EXIT_HELP}", help::topic_list()))
+}
+
+/// Runs `surflet help [TOPIC]`.
+fn run_help(args: &help::HelpArgs) -> Result<(), CliError> {
+    let mut command = command();
+    let text = match args.topic.as_deref() {
+        None => command.render_long_help().to_string(),
+        Some(topic) => match help::topic(topic) {
+            Some(text) => text.to_string(),
+            None => match command.find_subcommand_mut(topic) {
+                Some(sub) if topic != "help" => sub
+                    .clone()
+                    .bin_name(format!("surflet {topic}"))
+                    .render_long_help()
+                    .to_string(),
+                _ => {
+                    return Err(CliError::Usage(format!(
+                        "no help topic {topic:?}: the topics are {}, and the subcommands \
+                         sample, render and gallery",
+                        help::TOPICS.map(|t| t.0).join(", ")
+                    )));
+                }
+            },
+        },
+    };
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(CliError::Write)
 }
 
 /// Runs `surflet sample` with the arguments `args` (without the program

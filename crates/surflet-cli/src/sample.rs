@@ -5,13 +5,15 @@ use std::ops::RangeInclusive;
 
 use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
-use surflet::{FractalDesc, NoiseKind, Stack};
+use surflet::{FractalDesc, NoiseKind};
 
 use crate::CliError;
 use crate::eval::{Eval, Evaluator, FamilyOptions};
+use crate::look::Look;
 use crate::names::{self, Extra, NoiseName, Precision};
 use crate::stack_args::{self, Base, Resolved, StackArgs, StagedConfig};
 use crate::stack_field::{CurlField, StackField};
+use crate::units::parse_seed;
 
 /// The most columns any noise takes (`pnoise1234` in 4D).
 const MAX_COLUMNS: usize = 8;
@@ -25,7 +27,9 @@ const DETAILS: &str = "\
 INPUT
   One point per line, its numbers separated by commas and/or whitespace:
   \"1,2,3\", \"1 2 3\", \"1, 2, 3\" and tab-separated lines all work. Blank lines
-  (empty or whitespace only) are skipped and produce no output line.
+  (empty or whitespace only) are skipped and produce no output line, and so
+  is a CSV header: a first line whose fields all start with a letter and
+  are not numbers, such as \"x,y,z\".
 
   The first point line fixes the number of columns; every later line must
   have the same number. The columns give the dimension D: D = columns, except
@@ -54,8 +58,11 @@ NOISE STACKS IN SAMPLE
   f64 or with --f32 in f32. With --config, NAME may be left out: the stack's
   noise is then the config's, or --noise. --seed, --period and --frequency
   set the stack's seed, period and frequency; the input coordinates are
-  multiplied by the frequency. A period fixes D, as for plain noise. The
-  reference ports take no stack options.
+  world coordinates, multiplied by the frequency. A period fixes D, as for
+  plain noise. The reference ports take no stack options. A config written
+  by `render --save-config` works here too (its [view], [pixels] and
+  [animation] tables do not apply). Stacks: `surflet help stacks`; config
+  files: `surflet help config`.
 
 CURL NOISE
   NAME curl2 (2 columns) and curl3 (3 columns) print a divergence-free
@@ -89,11 +96,7 @@ EXIT STATUS
 /// The names table is generated from the metadata the parser uses, so the two
 /// cannot drift apart.
 pub fn long_help() -> String {
-    format!(
-        "{DETAILS}\n{}\n{}\n{EXIT_STATUS}",
-        names::help_table(),
-        stack_args::STACK_HELP
-    )
+    format!("{DETAILS}\n{}\n{EXIT_STATUS}", names::help_table(),)
 }
 
 /// What `-h` shows below the options.
@@ -162,6 +165,7 @@ impl ValueEnum for Target {
 
 /// Arguments of `surflet sample`.
 #[derive(Args, Debug, Clone)]
+#[command(allow_negative_numbers = true)]
 pub struct SampleArgs {
     /// The noise to evaluate, or curl2/curl3 for curl noise; optional with
     /// --config.
@@ -177,8 +181,9 @@ pub struct SampleArgs {
     #[arg(long)]
     pub gradient: bool,
 
-    /// Seed of a family noise or noise stack [default: 0, or the config's].
-    #[arg(long, value_name = "N")]
+    /// The seed of a family noise or noise stack, any integer from -2^63 to
+    /// 2^64-1 [default: 0, or the config's].
+    #[arg(long, short = 's', value_name = "N", value_parser = parse_seed)]
     pub seed: Option<u64>,
 
     /// Make a family noise tile, with these periods in lattice cells
@@ -197,12 +202,12 @@ pub struct SampleArgs {
     #[arg(long = "f32")]
     pub f32: bool,
 
-    /// frequency: the stack's input coordinates are multiplied by it, a
-    /// decimal or a fraction [default: 1].
+    /// Lattice cells per world unit, a decimal or a fraction: the noise sees
+    /// the input coordinates times F (see `surflet help coordinates`)
+    /// [default: 1, or the config's].
     #[arg(
         long,
         value_name = "F",
-        allow_hyphen_values = true,
         value_parser = stack_args::parse_frequency,
         help_heading = "Noise stack"
     )]
@@ -210,11 +215,16 @@ pub struct SampleArgs {
 
     /// noise, when NAME does not give it (curl2, curl3, or no NAME with
     /// --config) [default: simplex].
-    #[arg(long, value_name = "KIND", value_parser = stack_args::noise_kind(), help_heading = "Noise stack")]
+    #[arg(long, short = 'n', value_name = "KIND", value_parser = stack_args::noise_kind(), hide_possible_values = true, help_heading = "Noise stack")]
     pub noise: Option<NoiseKind>,
 
-    /// Replace the --save-config file if it exists.
-    #[arg(long, help_heading = "Noise stack")]
+    /// Refuse to replace an existing --save-config file (by default it is
+    /// replaced, atomically).
+    #[arg(long, hide_short_help = true, help_heading = "Noise stack")]
+    pub no_clobber: bool,
+
+    /// Accepted for old scripts: replacing is the default.
+    #[arg(long, hide = true)]
     pub overwrite: bool,
 
     // Boxed so that `Command` stays small (the group is large).
@@ -309,7 +319,7 @@ impl Job {
             .first_given()
             .or(args.frequency.map(|_| "--frequency"))
             .or(args.noise.map(|_| "--noise"))
-            .or(args.overwrite.then_some("--overwrite"));
+            .or(args.no_clobber.then_some("--no-clobber"));
         let (noise, label, curl) = match args.name {
             Some(Target::Noise(name)) => {
                 let options = check_options(args, name, stack_flag)?;
@@ -337,8 +347,8 @@ impl Job {
             }
             None => (args.noise.map(|k| (k, "--noise")), "the noise stack", None),
         };
-        if args.overwrite && args.stack.save_config.is_none() {
-            return Err(usage("--overwrite applies to --save-config".into()));
+        if args.no_clobber && args.stack.save_config.is_none() {
+            return Err(usage("--no-clobber applies to --save-config".into()));
         }
         check_period_len(args)?;
         let base = Base {
@@ -476,11 +486,16 @@ impl Job {
         }
     }
 
-    /// The stack to write with --save-config.
-    fn stack(&self) -> Option<&Stack> {
+    /// The config to write with --save-config: the stack as used, and the
+    /// tables of a config read with --config as they were.
+    fn look(&self) -> Option<Look> {
         match self {
             Job::Named { .. } => None,
-            Job::Stack { resolved, .. } | Job::Curl { resolved, .. } => Some(&resolved.stack),
+            Job::Stack { resolved, .. } | Job::Curl { resolved, .. } => Some(Look {
+                version: crate::look::VERSION,
+                stack: resolved.stack.clone(),
+                ..resolved.doc.clone().unwrap_or_default()
+            }),
         }
     }
 }
@@ -500,8 +515,8 @@ pub fn run(args: &SampleArgs, input: impl Read, output: impl Write) -> Result<()
 
     // The stack is checked, so the file describes a working look whatever
     // the input turns out to be.
-    if let (Some(path), Some(stack)) = (&args.stack.save_config, job.stack()) {
-        StagedConfig::new(path, stack, args.overwrite)
+    if let (Some(path), Some(look)) = (&args.stack.save_config, job.look()) {
+        StagedConfig::new(path, &look, !args.no_clobber)
             .and_then(StagedConfig::commit)
             .map_err(CliError::Runtime)?;
     }
@@ -512,6 +527,8 @@ pub fn run(args: &SampleArgs, input: impl Read, output: impl Write) -> Result<()
     let mut line_no: u64 = 0;
     // The line that fixed the column count, for messages.
     let mut first_line: u64 = 0;
+    // Whether a non-blank line has been read.
+    let mut seen_line = false;
     let mut numbers = [0.0f64; MAX_COLUMNS];
     let result = loop {
         // Flush before a read that may block, so a producer that waits for
@@ -536,6 +553,12 @@ pub fn run(args: &SampleArgs, input: impl Read, output: impl Write) -> Result<()
         let mut fields = [""; MAX_COLUMNS];
         let count = split_fields(&line, &mut fields);
         if count == 0 {
+            continue;
+        }
+        // A CSV header names the columns; only the first line can be one.
+        let first = !seen_line;
+        seen_line = true;
+        if first && is_header(&fields[..count]) {
             continue;
         }
         let s = match &sampler {
@@ -585,6 +608,14 @@ pub fn run(args: &SampleArgs, input: impl Read, output: impl Write) -> Result<()
     let flushed = out.flush();
     result?;
     flushed.map_err(CliError::Write)
+}
+
+/// Whether a line is a header like `x,y,z`: every field starts with a letter
+/// or `_` and none is a number (`nan` and `inf` are numbers).
+fn is_header(fields: &[&str]) -> bool {
+    fields.iter().all(|f| {
+        f.starts_with(|c: char| c.is_alphabetic() || c == '_') && f.parse::<f64>().is_err()
+    })
 }
 
 /// Describes the column counts `job` accepts, for messages.

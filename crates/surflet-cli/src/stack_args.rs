@@ -1,10 +1,10 @@
 //! The noise-stack options that `sample` and `render` share: `--config`,
 //! the fractal and warp flags, and `--save-config`.
 //!
-//! Each flag sets one key of a [`Stack`]; the flags for the stack's top-level
-//! keys (noise, seed, frequency, period) differ between the subcommands —
-//! `sample` names its noise positionally and `render` already spends
-//! `--frequency` on the pixel spacing — so each subcommand passes them in a
+//! Each flag sets one key of a [`Stack`]. The flags for the stack's
+//! top-level keys (noise, seed, frequency, period) are the subcommands' own,
+//! because `sample` can also name its noise positionally and applies them to
+//! the reference ports' options too, so each subcommand passes them in a
 //! [`Base`].
 
 use std::io::Write;
@@ -15,142 +15,141 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use surflet::{Error, FractalDesc, FractalKind, NoiseKind, Stack, WarpDesc, WarpKind};
 
 use crate::imaging::output::{Staged, check_target};
-
-/// The part of `--help` that explains noise stacks, shared by `sample` and
-/// `render`; a macro so that `render` can `concat!` it into a constant.
-macro_rules! stack_help {
-    () => {
-        "\
-NOISE STACKS
-  A noise stack is a noise, a seed, a frequency, an optional period, an
-  optional fractal and an optional domain warp. --config FILE reads one from
-  TOML (or JSON, if FILE ends in .json):
-      noise = \"simplex\"      # value, perlin, simplex, simplex-value
-      seed = 42
-      frequency = 0.01       # coordinates are multiplied by it
-      period = [4, 4]        # optional: tile every period/frequency units
-      [fractal]              # optional; also lacunarity, gain, amplitude,
-      kind = \"ridged\"        # normalize, offset and weight
-      octaves = 5
-      [warp]                 # optional; also kind, noise, seed, frequency
-      amplitude = 30.0
-      [warp.fractal]         # optional; keys as in [fractal]
-      octaves = 3
-  Every flag under \"Noise stack\" sets the key named in its help, on top of
-  the config (flags win) or of the defaults. A flag of a table the stack
-  lacks creates that table with its defaults: --octaves 6 alone makes a
-  6-octave fBm, and --warp-amplitude alone a single-step warp by one octave.
-  Changing the kind with --fractal drops a config's offset or weight that the
-  new kind does not use. The result is checked as a whole; an error names
-  the key (and the flag or file it came from; for TOML syntax, the line).
-  --save-config FILE writes the stack as used, TOML or JSON by FILE's
-  extension, so that --config FILE gives the same output again. It is
-  written atomically and replaces an existing FILE only with --overwrite.
-
-  The stack's frequency multiplies the coordinates: octave 0 sees
-  coordinate*frequency. Without a fractal a stack is one octave of its noise,
-  bit for bit the plain noise when the frequency is 1. With a period P per
-  axis the stack repeats every P/frequency units; the lacunarity must then be
-  a whole number. Ranges: normalised fractals (the default) lie in [-1, 1],
-  turbulence and ridged (amplitude and gain not negative) in [0, 1]; without
-  normalisation the bound is the library's derived bound B.
-"
-    };
-}
-pub(crate) use stack_help;
-
-/// [`stack_help!`] as a constant.
-pub const STACK_HELP: &str = stack_help!();
+use crate::look::Look;
+use crate::units::parse_seed;
 
 /// Noise-stack flags, flattened into `sample` and `render`.
 #[derive(Args, Debug, Clone, Default)]
 #[command(next_help_heading = "Noise stack")]
 pub struct StackArgs {
-    /// Read the noise stack from FILE: TOML, or JSON if it ends in .json.
-    /// The flags below override its keys.
+    /// Read a config (see `surflet help config`)
+    ///
+    /// TOML, or JSON if FILE ends in .json. Options given as flags override
+    /// its keys (see `surflet help config`).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// Write the noise stack as used to FILE (TOML, or JSON if it ends in
-    /// .json), to share it or read it back with --config.
+    /// Save the settings as a config that --config reproduces
+    ///
+    /// Write everything that decides the output but its size and format to
+    /// FILE (TOML, or JSON if it ends in .json); --config FILE reproduces it.
     #[arg(long, value_name = "FILE")]
     pub save_config: Option<PathBuf>,
 
+    /// fractal.kind: fbm, ridged, billow, turbulence or hybrid
+    ///
     /// fractal.kind: fbm, ridged, billow, turbulence or hybrid [default:
     /// fbm].
     #[arg(long, value_name = "KIND", value_parser = fractal_kind(), hide_possible_values = true)]
     pub fractal: Option<FractalKind>,
 
     /// fractal.octaves, 1..=32 [default: 4].
-    #[arg(long, value_name = "N")]
+    #[arg(long, short = 'o', value_name = "N")]
     pub octaves: Option<u32>,
 
     /// fractal.lacunarity, the frequency ratio between octaves; a whole
     /// number when tiling [default: 2].
-    #[arg(long, value_name = "L", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "L",
+        allow_hyphen_values = true,
+        hide_short_help = true
+    )]
     pub lacunarity: Option<f64>,
 
     /// fractal.gain, the amplitude ratio between octaves [default: 0.5].
-    #[arg(long, value_name = "G", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "G",
+        allow_hyphen_values = true,
+        hide_short_help = true
+    )]
     pub gain: Option<f64>,
 
     /// fractal.amplitude, octave 0's amplitude [default: 1].
-    #[arg(long, value_name = "A", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "A",
+        allow_hyphen_values = true,
+        hide_short_help = true
+    )]
     pub amplitude: Option<f64>,
 
     /// fractal.offset, for ridged and hybrid [default: 1 ridged, 0.7
     /// hybrid].
-    #[arg(long, value_name = "O", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "O",
+        allow_hyphen_values = true,
+        hide_short_help = true
+    )]
     pub offset: Option<f64>,
 
     /// fractal.weight, for ridged [default: 2].
-    #[arg(long, value_name = "W", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "W",
+        allow_hyphen_values = true,
+        hide_short_help = true
+    )]
     pub weight: Option<f64>,
 
     /// fractal.normalize = true: scale into [-1, 1] (the default).
-    #[arg(long, overrides_with = "no_normalize")]
+    #[arg(long, overrides_with = "no_normalize", hide_short_help = true)]
     pub normalize: bool,
 
     /// fractal.normalize = false: keep the raw sum.
-    #[arg(long, overrides_with = "normalize")]
+    #[arg(long, overrides_with = "normalize", hide_short_help = true)]
     pub no_normalize: bool,
 
     /// warp.kind: single or progressive [default: single].
-    #[arg(long, value_name = "KIND", value_parser = warp_kind())]
+    #[arg(long, value_name = "KIND", value_parser = warp_kind(), hide_short_help = true)]
     pub warp: Option<WarpKind>,
 
-    /// warp.amplitude, the largest displacement, in input units [default:
+    /// warp.amplitude, the largest displacement, in world units
+    ///
+    /// warp.amplitude, the largest displacement, in world units [default:
     /// 1].
     #[arg(long, value_name = "A", allow_hyphen_values = true)]
     pub warp_amplitude: Option<f64>,
 
     /// warp.frequency, a decimal or a fraction [default: the stack's
     /// frequency].
-    #[arg(long, value_name = "F", allow_hyphen_values = true, value_parser = parse_frequency)]
+    #[arg(long, value_name = "F", allow_hyphen_values = true, value_parser = parse_frequency, hide_short_help = true)]
     pub warp_frequency: Option<f64>,
 
     /// warp.noise [default: the stack's noise].
-    #[arg(long, value_name = "KIND", value_parser = noise_kind())]
+    #[arg(long, value_name = "KIND", value_parser = noise_kind(), hide_short_help = true)]
     pub warp_noise: Option<NoiseKind>,
 
     /// warp.seed [default: the stack's seed, salted].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_seed, hide_short_help = true)]
     pub warp_seed: Option<u64>,
 
     /// warp.fractal.kind [default: fbm, one octave].
-    #[arg(long, value_name = "KIND", value_parser = fractal_kind(), hide_possible_values = true)]
+    #[arg(long, value_name = "KIND", value_parser = fractal_kind(), hide_possible_values = true, hide_short_help = true)]
     pub warp_fractal: Option<FractalKind>,
 
     /// warp.fractal.octaves [default: 1 without [warp.fractal], else 4].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", hide_short_help = true)]
     pub warp_octaves: Option<u32>,
 
     /// warp.fractal.lacunarity [default: 2].
-    #[arg(long, value_name = "L", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "L",
+        allow_hyphen_values = true,
+        hide_short_help = true
+    )]
     pub warp_lacunarity: Option<f64>,
 
     /// warp.fractal.gain [default: 0.5].
-    #[arg(long, value_name = "G", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "G",
+        allow_hyphen_values = true,
+        hide_short_help = true
+    )]
     pub warp_gain: Option<f64>,
 }
 
@@ -215,6 +214,9 @@ pub struct Base<'a> {
 pub struct Resolved {
     /// The stack.
     pub stack: Stack,
+    /// The config file as read, if there was one: its version and the
+    /// tables beside the stack (`[view]`, `[pixels]`, `[animation]`).
+    pub doc: Option<Look>,
     config: Option<PathBuf>,
     set_by: Vec<(&'static str, &'static str)>,
 }
@@ -261,12 +263,12 @@ impl StackArgs {
     /// The config (or the default stack) with `base` and the flags applied,
     /// checked by the library. Errors are usage errors.
     pub fn resolve(&self, base: &Base<'_>) -> Result<Resolved, String> {
-        let stack = match &self.config {
-            Some(path) => read_config(path)?,
-            None => Stack::default(),
-        };
+        let doc = self.config.as_deref().map(Look::read).transpose()?;
         let mut r = Resolved {
-            stack,
+            stack: doc
+                .as_ref()
+                .map_or_else(Stack::default, |d| d.stack.clone()),
+            doc,
             config: self.config.clone(),
             set_by: Vec::new(),
         };
@@ -472,12 +474,6 @@ impl Resolved {
         message.to_string()
     }
 
-    /// Whether the stack's frequency was stated, by the config or a flag,
-    /// rather than left at its default.
-    pub fn states_frequency(&self) -> bool {
-        self.config.is_some() || self.set_by.iter().any(|&(k, _)| k == "frequency")
-    }
-
     /// Where the stack's period came from, for messages.
     pub fn period_source(&self) -> &'static str {
         if self.set_by.iter().any(|&(k, _)| k == "period") {
@@ -488,25 +484,7 @@ impl Resolved {
     }
 }
 
-fn is_json(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|x| x.eq_ignore_ascii_case("json"))
-}
-
-/// Reads and checks a config file; the message names the file, and the
-/// library's names the key (and for TOML the line).
-fn read_config(path: &Path) -> Result<Stack, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the config file {}: {e}", path.display()))?;
-    let parsed = if is_json(path) {
-        Stack::from_json_str(&text)
-    } else {
-        Stack::from_toml_str(&text)
-    };
-    parsed.map_err(|e| format!("{}: {}", path.display(), e.to_string().trim_end()))
-}
-
-/// A stack written to a hidden temporary file beside its target, renamed into
+/// A config written to a hidden temporary file beside its target, renamed into
 /// place by [`commit`](Self::commit); dropped uncommitted, it leaves nothing.
 pub struct StagedConfig {
     staged: Staged,
@@ -515,15 +493,12 @@ pub struct StagedConfig {
 
 impl StagedConfig {
     /// Checks that `path` may be written (an existing file only with
-    /// `overwrite`) and writes `stack` beside it. Errors are runtime errors.
-    pub fn new(path: &Path, stack: &Stack, overwrite: bool) -> Result<StagedConfig, String> {
+    /// `overwrite`) and writes `look` beside it. Errors are runtime errors.
+    pub fn new(path: &Path, look: &Look, overwrite: bool) -> Result<StagedConfig, String> {
         check_target(path, overwrite)?;
-        let text = if is_json(path) {
-            stack.to_json_string().map(|t| t + "\n")
-        } else {
-            stack.to_toml_string()
-        }
-        .map_err(|e| format!("cannot write the stack to {}: {e}", path.display()))?;
+        let text = look
+            .to_text_for(path)
+            .map_err(|e| format!("cannot write the config to {}: {e}", path.display()))?;
         let staged = Staged::new(path)?;
         let mut file = staged.file();
         file.write_all(text.as_bytes())

@@ -5,8 +5,6 @@
 //! warps, loaded with `--config`) plugs in by implementing it for the
 //! stack's evaluator; nothing else in the renderer has to change.
 
-use surflet::{Noise, NoiseKind};
-
 /// A scalar field over 2D, 3D or 4D space, evaluated a row at a time.
 ///
 /// Implementations must be deterministic: the tiling and normal-map
@@ -34,97 +32,6 @@ pub trait Field: Sync {
 }
 
 /// A surflet family noise in 2, 3 or 4 dimensions.
-#[derive(Clone, Copy, Debug)]
-pub enum NoiseField {
-    /// 2D.
-    D2(Noise<2>),
-    /// 3D.
-    D3(Noise<3>),
-    /// 4D.
-    D4(Noise<4>),
-}
-
-impl NoiseField {
-    /// Builds the noise. `period` holds one period per axis (`dims` of them)
-    /// or is `None`; the library's message explains a rejected period.
-    pub fn new(
-        kind: NoiseKind,
-        seed: u64,
-        dims: usize,
-        period: Option<&[u32]>,
-    ) -> Result<NoiseField, String> {
-        fn build<const D: usize>(
-            kind: NoiseKind,
-            seed: u64,
-            period: Option<&[u32]>,
-        ) -> Result<Noise<D>, String> {
-            let noise = Noise::<D>::new(kind, seed);
-            match period {
-                None => Ok(noise),
-                Some(p) => {
-                    let p: [u32; D] = p
-                        .try_into()
-                        .map_err(|_| format!("{} periods given for {D}D noise", p.len()))?;
-                    noise.with_period(p).map_err(|e| e.to_string())
-                }
-            }
-        }
-        Ok(match dims {
-            2 => NoiseField::D2(build(kind, seed, period)?),
-            3 => NoiseField::D3(build(kind, seed, period)?),
-            4 => NoiseField::D4(build(kind, seed, period)?),
-            _ => return Err(format!("render draws 2D to 4D noise, not {dims}D")),
-        })
-    }
-}
-
-impl Field for NoiseField {
-    fn dims(&self) -> usize {
-        match self {
-            NoiseField::D2(_) => 2,
-            NoiseField::D3(_) => 3,
-            NoiseField::D4(_) => 4,
-        }
-    }
-
-    fn range(&self) -> (f64, f64) {
-        // Value noise lies in the open interval (-1, 1) and the others in the
-        // closed one; either way [-1, 1] is the documented bound.
-        (-1.0, 1.0)
-    }
-
-    fn fill_row(
-        &self,
-        coords: [&[f64]; 4],
-        out: &mut [f64],
-        gradient: Option<[&mut [f64]; 4]>,
-    ) -> Result<(), String> {
-        fn go<const D: usize>(
-            noise: &Noise<D>,
-            coords: [&[f64]; 4],
-            out: &mut [f64],
-            gradient: Option<[&mut [f64]; 4]>,
-        ) -> Result<(), String> {
-            let c: [&[f64]; D] = std::array::from_fn(|a| coords[a]);
-            let result = match gradient {
-                None => noise.fill(c, out),
-                Some(g) => {
-                    let mut g = g.into_iter();
-                    let g: [&mut [f64]; D] =
-                        std::array::from_fn(|_| g.next().expect("four gradient slices"));
-                    noise.fill_gradient(c, out, g)
-                }
-            };
-            result.map_err(|e| e.to_string())
-        }
-        match self {
-            NoiseField::D2(n) => go(n, coords, out, gradient),
-            NoiseField::D3(n) => go(n, coords, out, gradient),
-            NoiseField::D4(n) => go(n, coords, out, gradient),
-        }
-    }
-}
-
 impl Field for crate::stack_field::StackField {
     fn dims(&self) -> usize {
         crate::stack_field::StackField::dims(self)

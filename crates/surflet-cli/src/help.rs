@@ -1,0 +1,202 @@
+//! `surflet help [TOPIC]`: the material that several subcommands share,
+//! written once. A subcommand's own `--help` points here rather than
+//! repeating it.
+
+use clap::Args;
+
+/// Arguments of `surflet help`.
+#[derive(Args, Debug, Clone)]
+pub struct HelpArgs {
+    /// A topic (coordinates, stacks, config) or a subcommand (sample,
+    /// render, gallery); without one, the overview.
+    #[arg(value_name = "TOPIC")]
+    pub topic: Option<String>,
+}
+
+/// The topics, each with a one-line summary and its text.
+pub const TOPICS: [(&str, &str, &str); 3] = [
+    (
+        "coordinates",
+        "world units, --frequency, --scale, --origin: where pixels sample",
+        COORDINATES,
+    ),
+    (
+        "stacks",
+        "noise stacks: fractals and domain warps, their keys and flags",
+        STACKS,
+    ),
+    (
+        "config",
+        "config files: --config, --save-config, versions and every key",
+        CONFIG,
+    ),
+];
+
+/// The list of topics for the overview and for errors.
+pub fn topic_list() -> String {
+    let mut s = String::from("HELP TOPICS (surflet help TOPIC)\n");
+    for (name, summary, _) in TOPICS {
+        s += &format!("  {name:<12} {summary}\n");
+    }
+    s
+}
+
+const COORDINATES: &str = "\
+COORDINATES
+
+Every subcommand places the noise in one plane of world coordinates.
+
+  --frequency F   lattice cells per world unit: the noise (octave 0 of a
+                  stack) is evaluated at the world point times F. The same
+                  in sample, render and config files (the key `frequency`).
+                  Default 1, where a stack without a fractal is bit for bit
+                  the plain noise. A decimal or a fraction such as 1/64.
+
+sample reads world points from standard input.
+
+render lays a grid of pixels over the plane. Pixel (i, j), counting columns
+rightwards and rows downwards from the top-left pixel (0, 0), samples the
+world point
+    x = X + (i*A)/B,   y = Y + (j*C)/D
+evaluated in f64, where
+  --origin X,Y    the world point of the top-left pixel (default 0,0)
+  --scale S[,SY]  world units per pixel, S = A/B across and C/D down
+                  (default 1/64, so at frequency 1 a lattice cell is 64
+                  pixels wide). A fraction keeps A and B apart, so i*A/B is
+                  rounded once; a decimal S means A = S, B = 1.
+Pixels sample at their top-left corner. The other coordinates are --z and
+--w, and an animation moves along z (or w with --animate w) by --step
+world units per frame (default 1/32 of a cell, 1/(32*F) units).
+
+So --frequency changes what the noise looks like at every point (feature
+size in the world), and --scale only how much of the world the image shows.
+Doubling --frequency or doubling --scale both halve the features' size in
+pixels, but only --scale moves the image's corner points.
+
+A period P (--period, or the config's `period`) makes the noise repeat every
+P/F world units; without --scale, render then picks the scale
+(P/F)/WIDTH across and (P/F)/HEIGHT down, so that one period spans the image
+and it tiles.
+
+Keeping a view at another size: `render --config FILE --size 1024
+--same-view` shows the region the config was saved with, its scale divided
+by the change in size (per axis). Without --same-view a larger --size shows
+more of the plane at the same scale.
+
+Coordinates too large for the noise are refused: once a sample lies 2^52
+cells from the origin every f64 coordinate is a whole number, the samples
+all fall on lattice points and the image would be flat.
+";
+
+const STACKS: &str = "\
+NOISE STACKS
+
+A noise stack is a noise, a seed, a frequency, an optional period, an
+optional fractal and an optional domain warp. sample and render build one
+from --config and their flags; in render every image is a stack (without a
+fractal, one octave of the noise).
+
+  noise = \"simplex\"      # value, perlin, simplex, simplex-value
+  seed = 42              # see below
+  frequency = 0.5        # lattice cells per world unit
+  period = [4, 4]        # optional: repeat every period/frequency units
+  [fractal]              # optional; also lacunarity, gain, amplitude,
+  kind = \"ridged\"        # normalize, offset and weight
+  octaves = 5
+  [warp]                 # optional; also kind, noise, seed, frequency
+  amplitude = 30.0
+  [warp.fractal]         # optional; keys as in [fractal]
+  octaves = 3
+
+Each flag under \"Noise stack\" in a subcommand's --help sets the key named
+in its help, on top of the config (flags win) or of the defaults. A flag of
+a table the stack lacks creates that table with its defaults: --octaves 6
+alone makes a 6-octave fBm, and --warp-amplitude alone a single-step warp by
+one octave. Changing the kind with --fractal drops a config's offset or
+weight that the new kind does not use. The result is checked as a whole; an
+error names the key (and the flag or file it came from; for TOML syntax,
+the line).
+
+Seeds are integers from -2^63 to 2^64-1. A negative seed n is the same seed
+as 2^64 + n (the same two's-complement bits), so --seed -1 equals --seed
+18446744073709551615. Config files store the unsigned form; seeds past
+2^63-1 are written as decimal strings, which TOML needs.
+
+The stack's frequency multiplies the coordinates: octave 0 sees
+coordinate*frequency. With a period P per axis the stack repeats every
+P/frequency units; the lacunarity must then be a whole number. Ranges:
+normalised fractals (the default) lie in [-1, 1], turbulence and ridged
+(amplitude and gain not negative) in [0, 1]; without normalisation the
+bound is the library's derived bound B. render maps that range onto the
+pixels unless told otherwise.
+";
+
+const CONFIG: &str = "\
+CONFIG FILES
+
+--save-config FILE writes everything that decides the output except its size
+and file format: the noise stack and, from render, the view, the pixel
+mapping and the animation. --config FILE reads it back: render --config FILE
+draws the saved image again bit for bit (at the saved size unless --size is
+given). Flags given beside --config override the file's keys. TOML, or JSON
+when FILE ends in .json. A repeated command replaces FILE (atomically);
+--no-clobber refuses to.
+
+  version = 2
+  noise = \"perlin\"         # the stack's keys: surflet help stacks
+  seed = 7
+  frequency = 1.0
+  [fractal]
+  octaves = 8
+  [view]                   # render only
+  size = [512, 512]        # the default --size; what --same-view keeps
+  origin = [0.0, 0.0]      # --origin
+  scale = \"1/64\"           # --scale: a number, \"A/B\", or [ACROSS, DOWN]
+  dims = 2                 # --dims
+  z = 0.0                  # --z, 3D and 4D
+  w = 0.0                  # --w, 4D
+  [pixels]                 # render only
+  mode = \"ramp\"            # gray, ramp or normal
+  ramp = \"terrain\"         # --ramp
+  range = \"documented\"     # \"documented\", \"auto\" or [LO, HI]
+  normal-strength = 2.0    # --normal-strength (absent: the default rule)
+  normal-format = \"opengl\" # --normal-format
+  [animation]              # render only
+  frames = 64              # --frames
+  axis = \"z\"               # --animate
+  step = \"1/32\"            # --step, world units per frame
+  loop = true              # --loop
+  fps = 25.0               # --fps
+
+Every key is optional; a missing one takes the command line's default.
+sample reads the stack and ignores the other tables.
+
+Versions. A file without `version` is a bare noise stack as the first
+releases wrote it. Those files keep their meaning: render draws them at one
+world unit per pixel (scale 1), as it then did, where a version 2 file
+without a scale gets the default 1/64. The [view], [pixels] and [animation]
+tables need `version = 2`. A version this surflet does not know is refused.
+";
+
+/// The text of `topic`, if it is one.
+pub fn topic(name: &str) -> Option<&'static str> {
+    TOPICS
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, _, text)| *text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topic_lines_fit_80_columns() {
+        for (name, summary, text) in TOPICS {
+            assert!(summary.len() + 15 <= 80, "{name}");
+            for line in text.lines() {
+                assert!(line.chars().count() <= 78, "{name}: {line:?}");
+            }
+        }
+    }
+}

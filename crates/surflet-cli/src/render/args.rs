@@ -1,0 +1,270 @@
+//! The options of `surflet render`, and their types.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use surflet::NoiseKind;
+
+use crate::imaging::color::{NormalFormat, Ramp};
+use crate::imaging::encode::Format;
+use crate::stack_args::{self, StackArgs};
+use crate::units::{Ratio, Size, parse_finite, parse_ratio, parse_seed, parse_size};
+
+/// What the pixels show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    /// Grey levels.
+    #[value(name = "gray", alias = "grey")]
+    Gray,
+    /// Colours from --ramp.
+    #[value(name = "ramp")]
+    Ramp,
+    /// A tangent-space normal map.
+    #[value(name = "normal")]
+    Normal,
+}
+
+/// The axis an animation moves along.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TimeAxis {
+    /// The third coordinate.
+    #[value(name = "z")]
+    Z,
+    /// The fourth coordinate.
+    #[value(name = "w")]
+    W,
+}
+
+pub(crate) fn parse_period(s: &str) -> Result<u32, String> {
+    s.trim()
+        .parse::<u32>()
+        .map_err(|_| format!("{:?} is not a period (a positive integer)", s.trim()))
+}
+
+fn parse_ramp(s: &str) -> Result<String, String> {
+    Ramp::parse(s).map(|_| s.trim().to_string())
+}
+
+fn parse_fps(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(f) if f > 0.0 && f <= 1000.0 => Ok(f),
+        Ok(_) => Err("frames per second must be in (0, 1000]".into()),
+        Err(_) => Err(format!("{:?} is not a number", s.trim())),
+    }
+}
+
+/// Arguments of `surflet render`.
+#[derive(Args, Debug, Clone)]
+#[command(allow_negative_numbers = true)]
+pub struct RenderArgs {
+    /// The file to write; its extension picks the format.
+    #[arg(value_name = "OUTPUT")]
+    pub output: PathBuf,
+
+    /// The output format, overriding OUTPUT's extension.
+    #[arg(long, short = 'f', value_name = "FORMAT", hide_short_help = true)]
+    pub format: Option<Format>,
+
+    /// Refuse to replace an existing OUTPUT (or --save-config file); by
+    /// default a repeated command replaces its output, atomically.
+    #[arg(long, hide_short_help = true)]
+    pub no_clobber: bool,
+
+    /// Accepted for old scripts: replacing is the default.
+    #[arg(long, hide = true)]
+    pub overwrite: bool,
+
+    /// Never show a progress bar.
+    #[arg(long, short = 'q', hide_short_help = true)]
+    pub quiet: bool,
+
+    /// The noise kind [default: simplex]
+    ///
+    /// value, perlin, simplex or simplex-value [default: simplex, or the
+    /// config's].
+    #[arg(long, short = 'n', value_name = "KIND", value_parser = stack_args::noise_kind(), hide_possible_values = true, help_heading = "Noise")]
+    pub noise: Option<NoiseKind>,
+
+    /// The seed [default: 0]
+    ///
+    /// Any integer from -2^63 to 2^64-1; -n is the seed 2^64-n (see `surflet
+    /// help stacks`) [default: 0, or the config's].
+    #[arg(long, short = 's', value_name = "N", value_parser = parse_seed, help_heading = "Noise")]
+    pub seed: Option<u64>,
+
+    /// Lattice cells per world unit [default: 1]
+    ///
+    /// A decimal or a fraction: the noise sees world coordinates times F
+    /// (see `surflet help coordinates`) [default: 1, or the config's].
+    #[arg(
+        long,
+        alias = "noise-frequency",
+        value_name = "F",
+        value_parser = stack_args::parse_frequency,
+        help_heading = "Noise"
+    )]
+    pub frequency: Option<f64>,
+
+    /// Make the noise tile, with these periods in lattice cells
+    ///
+    /// Periods in lattice cells (1..=65536); unless --scale is given one
+    /// period then spans the image, which tiles seamlessly.
+    #[arg(
+        long,
+        value_name = "PX,PY[,PZ[,PW]]",
+        value_delimiter = ',',
+        value_parser = parse_period,
+        help_heading = "Noise"
+    )]
+    pub period: Option<Vec<u32>>,
+
+    /// Image size in pixels [default: 512x512]
+    ///
+    /// WIDTHxHEIGHT or one number for a square [default: 512x512, or the
+    /// config's].
+    #[arg(long, value_name = "WxH", value_parser = parse_size, help_heading = "View")]
+    pub size: Option<Size>,
+
+    /// Show the config's region of the plane at the new --size: the pixel
+    /// spacing is scaled by the config's size over the new one.
+    #[arg(
+        long,
+        requires = "config",
+        hide_short_help = true,
+        help_heading = "View"
+    )]
+    pub same_view: bool,
+
+    /// World units per pixel [default: 1/64]
+    ///
+    /// A decimal or a fraction, for both axes or as SX,SY [default: 1/64, or
+    /// the config's; one period per image with --period].
+    #[arg(
+        long,
+        value_name = "S[,SY]",
+        value_delimiter = ',',
+        value_parser = parse_ratio,
+        help_heading = "View"
+    )]
+    pub scale: Option<Vec<Ratio>>,
+
+    /// World coordinates of the top-left pixel [default: 0,0]
+    #[arg(
+        long,
+        value_name = "X,Y",
+        value_delimiter = ',',
+        allow_hyphen_values = true,
+        value_parser = parse_finite,
+        help_heading = "View"
+    )]
+    pub origin: Option<Vec<f64>>,
+
+    /// Dimension of the noise: 2, 3 or 4 [default: 2, or what --z, --w,
+    /// --animate and --period need].
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(2..=4), hide_short_help = true, help_heading = "View")]
+    pub dims: Option<u8>,
+
+    /// The z coordinate of the slice, in world units (implies 3D) [default:
+    /// 0].
+    #[arg(long, value_name = "Z", value_parser = parse_finite, hide_short_help = true, help_heading = "View")]
+    pub z: Option<f64>,
+
+    /// The w coordinate of the slice, in world units (implies 4D) [default:
+    /// 0].
+    #[arg(long, value_name = "W", value_parser = parse_finite, hide_short_help = true, help_heading = "View")]
+    pub w: Option<f64>,
+
+    /// What the pixels show: gray, ramp or normal [default: gray]
+    ///
+    /// gray, ramp or normal [default: gray, or ramp with --ramp, normal with
+    /// --normal-*, or the config's].
+    #[arg(
+        long,
+        value_name = "MODE",
+        hide_possible_values = true,
+        help_heading = "Pixels"
+    )]
+    pub mode: Option<Mode>,
+
+    /// Colour ramp: terrain, gray, or stops (implies --mode ramp)
+    ///
+    /// terrain, gray, or stops like 0:#1a3c6e,0.45:#2a6fb0,0.5:#d8c38a,1:#fff
+    /// (implies --mode ramp).
+    #[arg(long, value_name = "RAMP", value_parser = parse_ramp, help_heading = "Pixels")]
+    pub ramp: Option<String>,
+
+    /// Bits per channel of PNG output: 8 or 16 [default: 8].
+    #[arg(long, value_name = "BITS", value_parser = ["8", "16"], hide_short_help = true, help_heading = "Pixels")]
+    pub bit_depth: Option<String>,
+
+    /// Stretch the measured minimum..maximum over the pixel range
+    ///
+    /// Map the measured minimum..maximum of the rendered values onto the
+    /// pixel range, instead of the documented range.
+    #[arg(long, conflicts_with = "range", help_heading = "Pixels")]
+    pub auto_range: bool,
+
+    /// Map LO..HI onto the pixel range, instead of the documented range.
+    #[arg(
+        long,
+        value_name = "LO,HI",
+        value_delimiter = ',',
+        allow_hyphen_values = true,
+        value_parser = parse_finite,
+        hide_short_help = true,
+        help_heading = "Pixels"
+    )]
+    pub range: Option<Vec<f64>>,
+
+    /// Height of the normal map's surface, in pixels per unit of noise
+    /// value [default: 0.25 / (cells per pixel)].
+    #[arg(long, value_name = "S", value_parser = parse_finite, hide_short_help = true, help_heading = "Pixels")]
+    pub normal_strength: Option<f64>,
+
+    /// The normal map's y convention: opengl or directx [default: opengl].
+    #[arg(
+        long,
+        value_name = "CONVENTION",
+        hide_possible_values = true,
+        hide_short_help = true,
+        help_heading = "Pixels"
+    )]
+    pub normal_format: Option<NormalFormat>,
+
+    /// Number of frames; more than one makes an animation
+    ///
+    /// Number of frames; more than one makes an animation [default: 1, or
+    /// the config's].
+    #[arg(long, value_name = "N", help_heading = "Animation")]
+    pub frames: Option<u32>,
+
+    /// The axis the animation moves along: z or w [default: z].
+    #[arg(
+        long,
+        value_name = "AXIS",
+        hide_possible_values = true,
+        hide_short_help = true,
+        help_heading = "Animation"
+    )]
+    pub animate: Option<TimeAxis>,
+
+    /// How far each frame moves, in world units, as a decimal or a
+    /// fraction [default: 1/32 of a cell; with --loop, about that, making a
+    /// whole number of cells in all].
+    #[arg(long, value_name = "STEP", value_parser = parse_ratio, hide_short_help = true, help_heading = "Animation")]
+    pub step: Option<Ratio>,
+
+    /// Make the animation loop seamlessly
+    ///
+    /// The time axis gets the period frames*step*frequency cells, which must
+    /// be a whole number.
+    #[arg(long = "loop", help_heading = "Animation")]
+    pub looped: bool,
+
+    /// Frames per second of APNG and GIF animations [default: 25].
+    #[arg(long, value_name = "FPS", value_parser = parse_fps, hide_short_help = true, help_heading = "Animation")]
+    pub fps: Option<f64>,
+
+    #[command(flatten)]
+    pub stack: StackArgs,
+}

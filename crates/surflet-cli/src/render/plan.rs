@@ -1,0 +1,663 @@
+//! From options and a config to a [`Plan`]: every decision of a render,
+//! validated, with nothing allocated.
+//!
+//! One model maps pixels to the plane, for every option source: pixel
+//! `(i, j)` lies at world point `(X + (i*A)/B, Y + (j*C)/D)` (origin `X,Y`,
+//! scale `A/B, C/D` world units per pixel), and the noise stack sees the
+//! world point times its frequency. The resolved choices are kept as a
+//! [`Look`], which `--save-config` writes and `--config` reads back.
+
+use std::path::PathBuf;
+
+use surflet::MAX_PERIOD;
+
+use super::args::{Mode, RenderArgs, TimeAxis};
+use super::field::Field;
+use crate::imaging::color::{Mapping, NormalEncoder, NormalFormat, Ramp};
+use crate::imaging::encode::{Format, Timing};
+use crate::look::{Animation, Look, PixelSpec, RangeSpec, View};
+use crate::stack_args::{Base, Resolved};
+use crate::stack_field::StackField;
+use crate::units::{Ratio, Size, short};
+
+/// Beyond 2^52 cells every f64 coordinate is a whole number: the samples all
+/// lie on lattice points and the image carries no detail.
+const MAX_CELLS: f64 = 4_503_599_627_370_496.0;
+
+/// How values become `t` before quantisation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Range {
+    /// The field's documented range; float outputs keep the raw value.
+    Documented,
+    /// Measured over everything rendered.
+    Auto,
+    /// Given.
+    Fixed(Mapping),
+}
+
+/// What each pixel holds.
+#[derive(Clone, Debug)]
+pub(super) enum Content {
+    Gray,
+    Ramp(Ramp),
+    Normal(NormalEncoder),
+    Float,
+}
+
+/// Pixel index to world coordinate along one image axis:
+/// `origin + (i*step.num)/step.den`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Axis {
+    pub origin: f64,
+    pub step: Ratio,
+}
+
+impl Axis {
+    #[inline]
+    pub fn at(&self, i: u64) -> f64 {
+        self.origin + (i as f64 * self.step.num) / self.step.den
+    }
+}
+
+/// A validated render: everything decided, nothing allocated.
+pub(super) struct Plan {
+    pub output: PathBuf,
+    pub format: Format,
+    pub width: u32,
+    pub height: u32,
+    pub field: Box<dyn Field>,
+    pub x: Axis,
+    pub y: Axis,
+    /// z and w of frame 0 (unused beyond the field's dimension).
+    pub zw: [f64; 2],
+    /// The animated coordinate (0 = z, 1 = w) and its per-frame step.
+    pub time: Option<(usize, Axis)>,
+    pub frames: u32,
+    pub content: Content,
+    pub sixteen: bool,
+    pub range: Range,
+    pub timing: Timing,
+    pub overwrite: bool,
+    pub quiet: bool,
+    /// Where --save-config writes, and what: every resolved choice.
+    pub save_config: Option<(PathBuf, Look)>,
+}
+
+/// The first of several options that was given, for messages.
+fn first(flags: &[(bool, &'static str)]) -> Option<&'static str> {
+    flags
+        .iter()
+        .find_map(|&(given, flag)| given.then_some(flag))
+}
+
+/// The output format: `--format`, or OUTPUT's extension.
+fn format_of(args: &RenderArgs) -> Result<Format, String> {
+    if let Some(f) = args.format {
+        return Ok(f);
+    }
+    let ext = args
+        .output
+        .extension()
+        .map(|e| e.to_string_lossy().into_owned());
+    ext.as_deref()
+        .and_then(Format::from_extension)
+        .ok_or_else(|| {
+            format!(
+                "cannot tell the format of {} from its extension: use .png, .apng, .gif, \
+             .tif/.tiff or .raw/.f32, or give --format",
+                args.output.display()
+            )
+        })
+}
+
+impl Plan {
+    /// Validates the options and the config; every error is a usage error.
+    pub fn new(args: &RenderArgs) -> Result<Plan, String> {
+        let format = format_of(args)?;
+        let base = Base {
+            noise: args.noise.map(|n| (n, "--noise")),
+            seed: args.seed,
+            frequency: args.frequency.map(|f| (f, "--frequency")),
+            period: args.period.as_deref(),
+        };
+        let r = args.stack.resolve(&base)?;
+        if let Some(path) = &args.stack.save_config
+            && *path == args.output
+        {
+            return Err("--save-config names OUTPUT; give the config a file of its own".into());
+        }
+        let doc = r.doc.clone().unwrap_or_default();
+        let (view, pixels, anim) = (&doc.view, &doc.pixels, &doc.animation);
+        let cells = r.stack.frequency;
+
+        // Size: given, the config's, or 512 square.
+        let size = match (args.size, view.size) {
+            (Some(s), _) => s,
+            (None, Some([width, height])) => Size { width, height },
+            (None, None) => Size {
+                width: 512,
+                height: 512,
+            },
+        };
+        let Size { width, height } = size;
+
+        // What the pixels show, and that the format can hold it.
+        let ramp = args.ramp.clone().or_else(|| pixels.ramp.clone());
+        let normal_flag = first(&[
+            (args.normal_strength.is_some(), "--normal-strength"),
+            (args.normal_format.is_some(), "--normal-format"),
+        ]);
+        let mode = match (args.mode, &args.ramp, normal_flag) {
+            (Some(m), _, _) => m,
+            (None, Some(_), _) => Mode::Ramp,
+            (None, None, Some(_)) => Mode::Normal,
+            (None, None, None) => pixels.mode.unwrap_or(Mode::Gray),
+        };
+        if args.ramp.is_some() && mode != Mode::Ramp {
+            return Err("--ramp applies to --mode ramp".into());
+        }
+        if mode != Mode::Normal
+            && let Some(flag) = normal_flag
+        {
+            return Err(format!("{flag} applies to --mode normal"));
+        }
+        let range_flag = first(&[
+            (args.auto_range, "--auto-range"),
+            (args.range.is_some(), "--range"),
+        ]);
+        if mode == Mode::Normal
+            && let Some(flag) = range_flag
+        {
+            return Err(format!(
+                "normal maps come from the gradient, which no range maps; {flag} applies to \
+                 --mode gray and ramp"
+            ));
+        }
+        let sixteen = args.bit_depth.as_deref() == Some("16");
+        if format.is_float() {
+            if mode != Mode::Gray {
+                return Err(format!(
+                    "{} output holds the noise values as f32; --mode {} needs PNG or GIF",
+                    format.name(),
+                    if mode == Mode::Ramp { "ramp" } else { "normal" }
+                ));
+            }
+            if args.bit_depth.is_some() {
+                return Err(format!(
+                    "{} output is 32-bit float; --bit-depth applies to PNG",
+                    format.name()
+                ));
+            }
+        }
+        if format == Format::Gif && sixteen {
+            return Err("GIF holds 8 bits per channel; use PNG for --bit-depth 16".into());
+        }
+        let range_spec = match (&args.range, args.auto_range) {
+            (Some(r), _) => match *r.as_slice() {
+                [lo, hi] if lo != hi => RangeSpec::Fixed(lo, hi),
+                [_, _] => return Err("--range needs two different values LO,HI".into()),
+                _ => return Err(format!("--range takes two values LO,HI, got {}", r.len())),
+            },
+            (None, true) => RangeSpec::Auto,
+            (None, false) if mode == Mode::Normal => RangeSpec::Documented,
+            (None, false) => pixels.range.unwrap_or(RangeSpec::Documented),
+        };
+        let range = match range_spec {
+            RangeSpec::Documented => Range::Documented,
+            RangeSpec::Auto => Range::Auto,
+            RangeSpec::Fixed(lo, hi) => Range::Fixed(Mapping { lo, hi }),
+        };
+
+        // Frames and the time axis. Animation options from the config apply
+        // only to animations; given as flags to a still image, they are an
+        // error.
+        let frames = args.frames.or(anim.frames).unwrap_or(1);
+        if frames == 0 {
+            return Err("--frames must be at least 1".into());
+        }
+        let animated = frames > 1;
+        if !animated
+            && let Some(flag) = first(&[
+                (args.animate.is_some(), "--animate"),
+                (args.step.is_some(), "--step"),
+                (args.looped, "--loop"),
+            ])
+        {
+            return Err(format!("{flag} applies to animations (--frames 2 or more)"));
+        }
+        if args.fps.is_some() && !(animated || format == Format::Apng) {
+            return Err("--fps applies to animations (--frames 2 or more)".into());
+        }
+        if args.fps.is_some() && matches!(format, Format::Tiff | Format::Raw) {
+            return Err(format!(
+                "{} output has no frame timing; --fps applies to PNG and GIF",
+                format.name()
+            ));
+        }
+        let time_axis = animated.then(|| args.animate.or(anim.axis).unwrap_or(TimeAxis::Z));
+        let looped = animated && (args.looped || anim.looped == Some(true));
+        let fps = args.fps.or(anim.fps).unwrap_or(25.0);
+
+        // The dimension: --dims, else the config's, else the largest any
+        // option needs.
+        let period = r.stack.period.as_deref();
+        let period_len = period.map_or(0, <[u32]>::len);
+        let z = args.z.or(view.z);
+        let w = args.w.or(view.w);
+        let needs = [
+            (2, ""),
+            (if args.z.is_some() { 3 } else { 0 }, "--z"),
+            (if args.w.is_some() { 4 } else { 0 }, "--w"),
+            (
+                match time_axis {
+                    Some(TimeAxis::Z) => 3,
+                    Some(TimeAxis::W) => 4,
+                    None => 0,
+                },
+                "an animation along that axis",
+            ),
+            (period_len, "that many --period values"),
+        ];
+        let (needed, why) = needs.into_iter().max_by_key(|n| n.0).unwrap_or((2, ""));
+        let dims = match args.dims.or(view.dims) {
+            Some(d) if usize::from(d) < needed => {
+                return Err(format!("--dims {d} is too few: {why} needs {needed}D"));
+            }
+            Some(d) => usize::from(d),
+            None => needed,
+        };
+        if let Some(p) = period
+            && p.len() < 2
+        {
+            return Err(if r.period_source() == "--period" {
+                format!(
+                    "--period takes 2 to {dims} values (PX,PY first), got {}",
+                    p.len()
+                )
+            } else {
+                format!(
+                    "{} has {} entry, but render needs 2 to {dims} (x and y first)",
+                    r.period_source(),
+                    p.len()
+                )
+            });
+        }
+
+        // The per-frame step, in world units. Without one a loop takes the
+        // whole number of cells nearest the default speed, 1/32 cell a frame.
+        let step = match args.step.or(anim.step) {
+            Some(s) => s,
+            None if looped => Ratio {
+                num: (f64::from(frames) / 32.0).round().max(1.0),
+                den: f64::from(frames) * cells,
+            },
+            None => Ratio {
+                num: 1.0,
+                den: 32.0 * cells,
+            },
+        };
+        let mut loop_period = None;
+        if looped {
+            let axis = if time_axis == Some(TimeAxis::Z) { 2 } else { 3 };
+            if period_len > axis {
+                return Err(format!(
+                    "--loop sets the period along {}; leave it out of --period",
+                    ["x", "y", "z", "w"][axis]
+                ));
+            }
+            let total = f64::from(frames) * step.num / step.den * cells;
+            let whole = total.round();
+            if (total - whole).abs() > 1e-9 * total.max(1.0) || whole < 1.0 {
+                return Err(format!(
+                    "--loop needs frames*step to be a whole number of cells, but {frames} frames \
+                     of {} make {}; try --step {}/{}",
+                    short(step.value()),
+                    short(total),
+                    whole.max(1.0),
+                    short(f64::from(frames) * cells)
+                ));
+            }
+            if whole > f64::from(MAX_PERIOD) {
+                return Err(format!(
+                    "--loop: frames*step = {whole} cells, more than the largest period, {MAX_PERIOD}"
+                ));
+            }
+            loop_period = Some((axis, whole as u32));
+        }
+        let field = stack_field(&r, dims, loop_period).map_err(|e| {
+            if looped && period.is_none() {
+                format!(
+                    "{e}; --loop makes the noise periodic, so animate along z or use value or \
+                     perlin noise"
+                )
+            } else {
+                e
+            }
+        })?;
+
+        // Pixel spacing: given, the config's, one tile per image, or the
+        // default of the config's version.
+        let tile = |size: Size| {
+            period.map(|p| {
+                [
+                    Ratio {
+                        num: f64::from(p[0]) / cells,
+                        den: f64::from(size.width),
+                    },
+                    Ratio {
+                        num: f64::from(p[1]) / cells,
+                        den: f64::from(size.height),
+                    },
+                ]
+            })
+        };
+        let scale = match args.scale.as_deref() {
+            Some(&[s]) => [s, s],
+            Some(&[sx, sy]) => [sx, sy],
+            Some(s) => {
+                return Err(format!(
+                    "--scale takes one value or two (SX,SY), got {}",
+                    s.len()
+                ));
+            }
+            None if args.same_view => {
+                let Some([w0, h0]) = view.size else {
+                    return Err(
+                        "--same-view needs a config that records its size ([view] size)".into(),
+                    );
+                };
+                let saved = Size {
+                    width: w0,
+                    height: h0,
+                };
+                let [sx, sy] = view
+                    .scale
+                    .or_else(|| tile(saved))
+                    .unwrap_or_else(|| default_scale(doc.version));
+                [
+                    sx.divided(f64::from(width) / f64::from(w0)),
+                    sy.divided(f64::from(height) / f64::from(h0)),
+                ]
+            }
+            None => view
+                .scale
+                .or_else(|| tile(size))
+                .unwrap_or_else(|| default_scale(doc.version)),
+        };
+        if args.same_view && args.scale.is_some() {
+            return Err("--same-view keeps the config's scale; leave out --scale".into());
+        }
+        let origin = match args.origin.as_deref() {
+            None => view.origin.unwrap_or([0.0, 0.0]),
+            Some(&[x, y]) => [x, y],
+            Some(o) => return Err(format!("--origin takes two values X,Y, got {}", o.len())),
+        };
+        let x = Axis {
+            origin: origin[0],
+            step: scale[0],
+        };
+        let y = Axis {
+            origin: origin[1],
+            step: scale[1],
+        };
+        let zw = [z.unwrap_or(0.0), w.unwrap_or(0.0)];
+        let time = time_axis.map(|a| {
+            let k = usize::from(a == TimeAxis::W);
+            (
+                k,
+                Axis {
+                    origin: zw[k],
+                    step,
+                },
+            )
+        });
+        // The coordinates at the far corners and ends must stay finite, and
+        // in noise space below 2^52 cells, where samples still fall between
+        // lattice points.
+        let corners = [
+            x.origin,
+            x.at(u64::from(width)),
+            y.origin,
+            y.at(u64::from(height)),
+            if dims >= 3 { zw[0] } else { 0.0 },
+            if dims >= 4 { zw[1] } else { 0.0 },
+            time.map_or(0.0, |(_, t)| t.at(u64::from(frames))),
+        ];
+        if corners.iter().any(|c| !c.is_finite()) {
+            return Err(
+                "the sampled coordinates overflow; use a smaller --origin, --scale or --step"
+                    .into(),
+            );
+        }
+        let far = corners.iter().fold(0.0f64, |m, c| m.max(c.abs())) * cells;
+        if far.is_nan() || far >= MAX_CELLS {
+            return Err(format!(
+                "the image reaches {} lattice cells from the origin (coordinates up to {} times \
+                 the frequency {}); past 2^52 cells every sample lies on a lattice point and \
+                 the image would be flat. Use a smaller --frequency, --scale or --origin",
+                if far.is_finite() {
+                    format!("{far:e}")
+                } else {
+                    "infinitely many".into()
+                },
+                short(far / cells),
+                if cells >= 1e6 {
+                    format!("{cells:e}")
+                } else {
+                    short(cells)
+                }
+            ));
+        }
+
+        let normal_format = args
+            .normal_format
+            .or(pixels.normal_format)
+            .unwrap_or(NormalFormat::OpenGl);
+        let normal_strength = args.normal_strength.or(pixels.normal_strength);
+        let content = if format.is_float() {
+            Content::Float
+        } else {
+            match mode {
+                Mode::Gray => Content::Gray,
+                Mode::Ramp => Content::Ramp(match &ramp {
+                    Some(spec) => Ramp::parse(spec)?,
+                    None => Ramp::terrain(),
+                }),
+                Mode::Normal => {
+                    // Lattice cells per pixel, so that the default keeps the
+                    // same look whatever the scale and frequency.
+                    let f = (scale[0].value() * scale[1].value()).sqrt() * cells;
+                    let strength = normal_strength.unwrap_or(0.25 / f);
+                    if !strength.is_finite() {
+                        return Err("--normal-strength is too large".into());
+                    }
+                    Content::Normal(NormalEncoder {
+                        strength,
+                        format: normal_format,
+                    })
+                }
+            }
+        };
+
+        let max = format.max_side();
+        if u64::from(width) > max || u64::from(height) > max {
+            return Err(format!(
+                "{width}x{height} is too large for {}, which holds at most {max} pixels per side",
+                format.name()
+            ));
+        }
+
+        // Everything above, as a config that reproduces it.
+        let saved = Look {
+            version: crate::look::VERSION,
+            stack: r.stack.clone(),
+            view: View {
+                size: Some([width, height]),
+                origin: Some(origin),
+                scale: Some(scale),
+                dims: Some(dims as u8),
+                z: (dims >= 3).then_some(zw[0]),
+                w: (dims >= 4).then_some(zw[1]),
+            },
+            pixels: PixelSpec {
+                mode: Some(mode),
+                ramp: if mode == Mode::Ramp { ramp } else { None },
+                range: (mode != Mode::Normal).then_some(range_spec),
+                normal_strength: if mode == Mode::Normal {
+                    normal_strength
+                } else {
+                    None
+                },
+                normal_format: (mode == Mode::Normal).then_some(normal_format),
+            },
+            animation: if animated {
+                Animation {
+                    frames: Some(frames),
+                    axis: time_axis,
+                    step: Some(step),
+                    looped: Some(looped),
+                    fps: Some(fps),
+                }
+            } else {
+                Animation::default()
+            },
+        };
+
+        Ok(Plan {
+            output: args.output.clone(),
+            format,
+            width,
+            height,
+            field: Box::new(field),
+            x,
+            y,
+            zw,
+            time,
+            frames,
+            content,
+            sixteen,
+            range,
+            timing: Timing { fps },
+            overwrite: !args.no_clobber,
+            quiet: args.quiet,
+            save_config: args.stack.save_config.clone().map(|p| (p, saved)),
+        })
+    }
+
+    pub fn pixels(&self) -> u128 {
+        u128::from(self.width) * u128::from(self.height)
+    }
+
+    /// f64 samples per pixel in the frame buffer: the value, or the two
+    /// pixel-space derivatives of a normal map.
+    pub fn channels(&self) -> usize {
+        match self.content {
+            Content::Normal(_) => 2,
+            _ => 1,
+        }
+    }
+
+    /// Bytes per pixel of a finished frame.
+    pub fn pixel_bytes(&self) -> u128 {
+        let channel = if self.sixteen { 2 } else { 1 };
+        match (&self.content, self.format) {
+            (Content::Float, _) => 4,
+            (Content::Gray, _) => channel,
+            (Content::Ramp(_), Format::Gif) => 1,
+            (Content::Ramp(_) | Content::Normal(_), _) => 3 * channel,
+        }
+    }
+
+    pub fn mapping(&self, measured: Option<(f64, f64)>) -> Option<Mapping> {
+        match self.range {
+            Range::Documented if matches!(self.content, Content::Float) => None,
+            Range::Documented => {
+                let (lo, hi) = self.field.range();
+                Some(Mapping { lo, hi })
+            }
+            Range::Fixed(m) => Some(m),
+            Range::Auto => measured.map(|(lo, hi)| Mapping::measured(lo, hi)),
+        }
+    }
+}
+
+/// World units per pixel when nothing says otherwise: 1/64 (features about
+/// 64 pixels across at frequency 1), or for a version 1 config the one unit
+/// per pixel that the first releases rendered it at.
+fn default_scale(version: u32) -> [Ratio; 2] {
+    if version == 1 {
+        [Ratio::ONE; 2]
+    } else {
+        [Ratio {
+            num: 1.0,
+            den: 64.0,
+        }; 2]
+    }
+}
+
+/// Compiles a stack for `dims` dimensions with its periods: the given ones,
+/// the loop's, and for the other axes the largest power of two the stack
+/// accepts (65536 rarely is: octave `i` needs the period times
+/// lacunarity^i).
+fn stack_field(
+    r: &Resolved,
+    dims: usize,
+    loop_period: Option<(usize, u32)>,
+) -> Result<StackField, String> {
+    let mut stack = r.stack.clone();
+    let given = stack.period.clone().unwrap_or_default();
+    if given.is_empty() && loop_period.is_none() {
+        return StackField::new(&stack, dims).map_err(|e| r.explain(&e));
+    }
+    let free = dims - given.len() - usize::from(loop_period.is_some());
+    let mut first_error = None;
+    for shift in 0..=16 {
+        let mut p = vec![MAX_PERIOD >> shift; dims];
+        p[..given.len()].copy_from_slice(&given);
+        if let Some((axis, period)) = loop_period {
+            p[axis] = period;
+        }
+        stack.period = Some(p);
+        match StackField::new(&stack, dims) {
+            Ok(field) => return Ok(field),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+        if free == 0 {
+            break;
+        }
+    }
+    let e = r.explain(&first_error.expect("at least one attempt"));
+    Err(if free > 0 {
+        format!(
+            "{e} (render tiles the {dims}D stack on every axis, giving the axes without a \
+             period the largest power of two that works, and none did)"
+        )
+    } else {
+        e
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::parse_ratio;
+
+    #[test]
+    fn ratios_round_once() {
+        let x = Axis {
+            origin: 0.0,
+            step: parse_ratio("1/3").unwrap(),
+        };
+        // i*1/3 rounded once hits 1 exactly at i = 3, where 3*(1/3) would
+        // also happen to; 49*(1/49) is the classic case that does not.
+        assert_eq!(x.at(3), 1.0);
+        let y = Axis {
+            origin: 0.0,
+            step: parse_ratio("1/49").unwrap(),
+        };
+        assert_eq!(y.at(49), 1.0);
+        assert_ne!(49.0 * (1.0f64 / 49.0), 1.0);
+    }
+}

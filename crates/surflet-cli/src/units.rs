@@ -1,0 +1,198 @@
+//! Parsers for the numbers the command line and the config file share:
+//! image sizes, positive fractions kept exact, finite numbers and seeds.
+
+/// An image size in pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    /// Columns.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+}
+
+/// Parses `WIDTHxHEIGHT` or one number for a square.
+pub fn parse_size(s: &str) -> Result<Size, String> {
+    let s = s.trim();
+    let (w, h) = match s.split_once(['x', 'X', '×']) {
+        Some((w, h)) => (w.trim(), h.trim()),
+        None => (s, s),
+    };
+    let side = |v: &str, what: &str| -> Result<u32, String> {
+        match v.parse::<u64>() {
+            Ok(0) => Err(format!("the {what} must be at least 1 pixel")),
+            Ok(n) => u32::try_from(n)
+                .map_err(|_| format!("the {what} {n} is too large (at most {} pixels)", u32::MAX)),
+            Err(_) => Err(format!(
+                "{s:?} is not a size: expected WIDTHxHEIGHT (like 512x256) or one number"
+            )),
+        }
+    };
+    Ok(Size {
+        width: side(w, "width")?,
+        height: side(h, "height")?,
+    })
+}
+
+/// A positive step or scale `num/den`, kept as a fraction so that
+/// `i*num/den` rounds once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ratio {
+    /// Numerator.
+    pub num: f64,
+    /// Denominator (1 for a decimal).
+    pub den: f64,
+}
+
+impl Ratio {
+    /// One.
+    pub const ONE: Ratio = Ratio { num: 1.0, den: 1.0 };
+
+    /// The value `num/den`.
+    pub fn value(self) -> f64 {
+        self.num / self.den
+    }
+
+    /// `self` with its denominator times `by`: the same ratio divided by
+    /// `by`, exact whenever `den*by` is.
+    pub fn divided(self, by: f64) -> Ratio {
+        Ratio {
+            num: self.num,
+            den: self.den * by,
+        }
+    }
+}
+
+/// Parses a positive decimal or a fraction like `1/64`.
+pub fn parse_ratio(s: &str) -> Result<Ratio, String> {
+    let s = s.trim();
+    let number = |v: &str| -> Result<f64, String> {
+        match v.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+            Ok(_) => Err(format!("{s:?} must be positive and finite")),
+            Err(_) => Err(format!("{s:?} is not a number or a fraction like 1/64")),
+        }
+    };
+    let r = match s.split_once('/') {
+        Some((n, d)) => Ratio {
+            num: number(n)?,
+            den: number(d)?,
+        },
+        None => Ratio {
+            num: number(s)?,
+            den: 1.0,
+        },
+    };
+    if r.value().is_finite() && r.value() > 0.0 {
+        Ok(r)
+    } else {
+        Err(format!("{s:?} is out of range"))
+    }
+}
+
+/// A number for messages, without float noise: 0.30000000000000004 → 0.3.
+pub fn short(v: f64) -> String {
+    let s = format!("{v:.9}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Parses a finite number (negative numbers included).
+pub fn parse_finite(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(_) => Err(format!("{:?} is not finite", s.trim())),
+        Err(_) => Err(format!("{:?} is not a number", s.trim())),
+    }
+}
+
+/// Parses a seed: any integer from -2^63 to 2^64-1, decimal or `0x` hex. A
+/// negative seed `n` means the u64 with the same two's-complement bits,
+/// `2^64 + n`, so `-1` and `18446744073709551615` are the same seed (as `n
+/// as u64` in Rust and `(long) n` in Java).
+pub fn parse_seed(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (negative, digits) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let magnitude = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(hex) => u128::from_str_radix(hex, 16),
+        None => digits.parse::<u128>(),
+    }
+    .map_err(|_| format!("{t:?} is not a seed: expected an integer"))?;
+    let range = || format!("the seed {t} is out of range: seeds are integers from -2^63 to 2^64-1");
+    if negative {
+        if magnitude > 1 << 63 {
+            return Err(range());
+        }
+        Ok((magnitude as u64).wrapping_neg())
+    } else {
+        u64::try_from(magnitude).map_err(|_| range())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        let s = |w, h| Size {
+            width: w,
+            height: h,
+        };
+        assert_eq!(parse_size("512x256"), Ok(s(512, 256)));
+        assert_eq!(parse_size(" 64 X 32 "), Ok(s(64, 32)));
+        assert_eq!(parse_size("100"), Ok(s(100, 100)));
+        assert!(parse_size("0x5").unwrap_err().contains("width"));
+        assert!(parse_size("5x0").unwrap_err().contains("height"));
+        assert!(
+            parse_size("5000000000x1")
+                .unwrap_err()
+                .contains("too large")
+        );
+        assert!(parse_size("axb").is_err());
+        assert!(parse_size("-5x5").is_err());
+    }
+
+    #[test]
+    fn ratios() {
+        let r = parse_ratio("1/3").unwrap();
+        assert_eq!((r.num, r.den), (1.0, 3.0));
+        assert_eq!(parse_ratio("0.25").unwrap().value(), 0.25);
+        assert_eq!(parse_ratio("1/64").unwrap().divided(2.0).den, 128.0);
+        for bad in ["0", "-1", "1/0", "inf", "x", "1/", "1e308/1e-308"] {
+            assert!(parse_ratio(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn seeds_take_every_integer_from_minus_2_63_to_2_64_minus_1() {
+        assert_eq!(parse_seed("0"), Ok(0));
+        assert_eq!(parse_seed("-1"), Ok(u64::MAX));
+        assert_eq!(parse_seed("-5"), Ok(-5i64 as u64));
+        assert_eq!(parse_seed("-9223372036854775808"), Ok(1 << 63));
+        assert_eq!(parse_seed("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(parse_seed("0xff"), Ok(255));
+        assert_eq!(parse_seed("+7"), Ok(7));
+        for bad in [
+            "-9223372036854775809",
+            "18446744073709551616",
+            "1.5",
+            "x",
+            "",
+        ] {
+            let e = parse_seed(bad).unwrap_err();
+            assert!(e.contains("seed"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn short_numbers() {
+        assert_eq!(short(0.1 + 0.2), "0.3");
+        assert_eq!(short(2.0), "2");
+        assert_eq!(short(0.03125), "0.03125");
+    }
+}
