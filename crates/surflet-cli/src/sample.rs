@@ -208,6 +208,7 @@ pub struct SampleArgs {
     #[arg(
         long,
         value_name = "F",
+        allow_hyphen_values = true,
         value_parser = stack_args::parse_frequency,
         help_heading = "Noise stack"
     )]

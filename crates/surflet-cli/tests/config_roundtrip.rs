@@ -54,67 +54,71 @@ fn case() -> impl Strategy<Value = Case> {
                 (origin, z, mode, range, period, frames, ext),
             )| {
                 let mut f: Vec<String> = Vec::new();
-                let mut add = |flag: &str, value: String| {
+                fn add(f: &mut Vec<String>, flag: &str, value: String) {
                     f.push(flag.to_string());
                     if !value.is_empty() {
                         f.push(value);
                     }
-                };
+                }
                 if let Some(n) = noise {
-                    add("--noise", n.into());
+                    add(&mut f, "--noise", n.into());
                 }
                 if let Some(s) = seed {
-                    add("--seed", s.to_string());
+                    add(&mut f, "--seed", s.to_string());
                 }
                 if let Some(q) = frequency {
-                    add("--frequency", q.into());
+                    add(&mut f, "--frequency", q.into());
                 }
                 if let Some((kind, octaves)) = fractal {
-                    add("--fractal", kind.into());
-                    add("--octaves", octaves.to_string());
+                    add(&mut f, "--fractal", kind.into());
+                    add(&mut f, "--octaves", octaves.to_string());
                 }
                 if let Some(a) = warp {
-                    add("--warp-amplitude", a.into());
+                    add(&mut f, "--warp-amplitude", a.into());
                 }
                 if let Some(s) = scale {
-                    add("--scale", s.into());
+                    add(&mut f, "--scale", s.into());
                 }
                 if let Some((x, y)) = origin {
-                    add("--origin", format!("{},{}", f64::from(x) / 4.0, f64::from(y) / 3.0));
+                    add(
+                        &mut f,
+                        "--origin",
+                        format!("{},{}", f64::from(x) / 4.0, f64::from(y) / 3.0),
+                    );
                 }
                 if let Some(z) = z {
-                    add("--z", (f64::from(z) * 0.37).to_string());
+                    add(&mut f, "--z", (f64::from(z) * 0.37).to_string());
                 }
                 let float = ext == "raw" || ext == "tif";
                 match mode {
-                    "gray" => add("--mode", "gray".into()),
-                    "ramp" if !float => add("--mode", "ramp".into()),
-                    "terrain" if !float => add("--ramp", "terrain".into()),
-                    "stops" if !float => add("--ramp", "0:#102030,0.4:#fff,1:#a0b".into()),
-                    "normal" if !float => add("--mode", "normal".into()),
-                    "normal+s" if !float => add("--normal-strength", "-3.5".into()),
-                    "directx" if !float => add("--normal-format", "directx".into()),
+                    "gray" => add(&mut f, "--mode", "gray".into()),
+                    "ramp" if !float => add(&mut f, "--mode", "ramp".into()),
+                    "terrain" if !float => add(&mut f, "--ramp", "terrain".into()),
+                    "stops" if !float => add(&mut f, "--ramp", "0:#102030,0.4:#fff,1:#a0b".into()),
+                    "normal" if !float => add(&mut f, "--mode", "normal".into()),
+                    "normal+s" if !float => add(&mut f, "--normal-strength", "-3.5".into()),
+                    "directx" if !float => add(&mut f, "--normal-format", "directx".into()),
                     _ => {}
                 }
                 let normal = f.iter().any(|a| a == "normal" || a.starts_with("--normal"));
                 match range {
-                    "auto" if !normal => add("--auto-range", String::new()),
-                    "fixed" if !normal => add("--range", "-0.5,0.75".into()),
+                    "auto" if !normal => add(&mut f, "--auto-range", String::new()),
+                    "fixed" if !normal => add(&mut f, "--range", "-0.5,0.75".into()),
                     _ => {}
                 }
                 if let Some(p) = period {
-                    add("--period", p.into());
+                    add(&mut f, "--period", p.into());
                 }
                 if let Some((n, looped, step)) = frames {
-                    add("--frames", n.to_string());
+                    add(&mut f, "--frames", n.to_string());
                     if looped && !step.is_empty() {
                         // frames*step must be whole cells: n/8 rarely is.
-                        add("--step", format!("{}/{n}", 1));
-                        add("--loop", String::new());
+                        add(&mut f, "--step", format!("{}/{n}", 1));
+                        add(&mut f, "--loop", String::new());
                     } else if looped {
-                        add("--loop", String::new());
+                        add(&mut f, "--loop", String::new());
                     } else if !step.is_empty() {
-                        add("--step", step.into());
+                        add(&mut f, "--step", step.into());
                     }
                 }
                 Case { flags: f, ext }
@@ -203,7 +207,11 @@ fn render_config_reproduces_the_saved_render_for_generated_flags() {
         .unwrap();
     // Refused combinations must stay the exception, or the test tests
     // nothing.
-    assert!(accepted.get() >= 40, "only {} of 64 cases rendered", accepted.get());
+    assert!(
+        accepted.get() >= 40,
+        "only {} of 64 cases rendered",
+        accepted.get()
+    );
 }
 
 #[test]
@@ -214,8 +222,24 @@ fn sample_config_reproduces_the_sample() {
     let input = "0.5,0.25\n-3.75,100.125\n1e3,-7\n";
     for flags in [
         &["simplex", "--seed", "-9", "--frequency", "1/3"][..],
-        &["perlin", "--fractal", "ridged", "-o", "5", "--warp-amplitude", "0.5"],
-        &["value", "--period", "4,8", "--frequency", "0.5", "-s", "18446744073709551615"],
+        &[
+            "perlin",
+            "--fractal",
+            "ridged",
+            "-o",
+            "5",
+            "--warp-amplitude",
+            "0.5",
+        ],
+        &[
+            "value",
+            "--period",
+            "4,8",
+            "--frequency",
+            "0.5",
+            "-s",
+            "18446744073709551615",
+        ],
     ] {
         let mut args = flags.to_vec();
         args.extend(["--gradient", "--save-config", toml]);
@@ -234,15 +258,29 @@ fn sample_reads_the_stack_of_a_render_config() {
     let (_d, raw) = render_ok(
         "r.raw",
         &[
-            "--size", "4x3", "--octaves", "3", "--seed", "-2", "--scale", "1/8",
-            "--origin", "-1,2", "--save-config", cfg,
+            "--size",
+            "4x3",
+            "--octaves",
+            "3",
+            "--seed",
+            "-2",
+            "--scale",
+            "1/8",
+            "--origin",
+            "-1,2",
+            "--save-config",
+            cfg,
         ],
     );
     let bytes = fs::read(raw).unwrap();
     let mut input = String::new();
     for j in 0..3 {
         for i in 0..4 {
-            input += &format!("{},{}\n", -1.0 + f64::from(i) / 8.0, 2.0 + f64::from(j) / 8.0);
+            input += &format!(
+                "{},{}\n",
+                -1.0 + f64::from(i) / 8.0,
+                2.0 + f64::from(j) / 8.0
+            );
         }
     }
     let out = sample_ok(&["--config", cfg], &input);

@@ -127,7 +127,8 @@ fn luma(p: &image::Rgb<u8>) -> f64 {
 #[test]
 fn gallery_writes_every_figure_and_an_index_linking_them() {
     let tmp = TempDir::new().unwrap();
-    // DIR is created, parents included.
+    // DIR is created; its parent must exist.
+    fs::create_dir(tmp.path().join("a")).unwrap();
     let dir = tmp.path().join("a/gallery");
     gallery_ok(&dir, &["--seed", "5"]);
     assert_eq!(entries(&dir), expected_names(), "missing or stray files");
@@ -245,15 +246,16 @@ fn gallery_writes_every_figure_and_an_index_linking_them() {
 }
 
 #[test]
-fn existing_gallery_files_are_replaced_only_with_overwrite() {
+fn a_repeated_gallery_replaces_its_files_and_no_clobber_refuses() {
     let tmp = TempDir::new().unwrap();
     let dir = tmp.path();
 
-    // One stale gallery file: the command stops before writing anything.
+    // One stale gallery file and --no-clobber: the command stops before
+    // writing anything.
     fs::write(dir.join("falloff.png"), b"old").unwrap();
-    let err = gallery_err(&[dir.to_str().unwrap(), "--size", "64"], 1);
+    let err = gallery_err(&[dir.to_str().unwrap(), "--size", "64", "--no-clobber"], 1);
     assert!(
-        err.contains("falloff.png") && err.contains("--overwrite"),
+        err.contains("falloff.png") && err.contains("--no-clobber"),
         "{err}"
     );
     let mut only = BTreeSet::new();
@@ -261,21 +263,77 @@ fn existing_gallery_files_are_replaced_only_with_overwrite() {
     assert_eq!(entries(dir), only);
     assert_eq!(fs::read(dir.join("falloff.png")).unwrap(), b"old");
 
-    // --overwrite replaces it and leaves files that are not the gallery's.
+    // By default it is replaced, and files that are not the gallery's stay.
     fs::write(dir.join("notes.txt"), b"mine").unwrap();
-    gallery_ok(dir, &["--overwrite"]);
+    gallery_ok(dir, &[]);
     let mut names = expected_names();
     names.insert("notes.txt".into());
     assert_eq!(entries(dir), names);
     assert_eq!(fs::read(dir.join("notes.txt")).unwrap(), b"mine");
     decode(&dir.join("falloff.png"));
 
-    // A complete gallery is not replaced without --overwrite either.
+    // Running it again redraws the gallery (old scripts' --overwrite too).
+    gallery_ok(dir, &["--seed", "9"]);
+    gallery_ok(dir, &["--seed", "9", "--overwrite"]);
+    assert_eq!(entries(dir), names);
+
+    // A complete gallery is kept with --no-clobber.
     let before = fs::read(dir.join("index.html")).unwrap();
-    let err = gallery_err(&[dir.to_str().unwrap(), "--size", "64", "--seed", "9"], 1);
+    let err = gallery_err(
+        &[
+            dir.to_str().unwrap(),
+            "--size",
+            "64",
+            "--seed",
+            "3",
+            "--no-clobber",
+        ],
+        1,
+    );
     assert!(err.contains("16 more gallery files"), "{err}");
     assert_eq!(fs::read(dir.join("index.html")).unwrap(), before);
-    assert_eq!(entries(dir), names);
+}
+
+#[test]
+fn a_missing_parent_is_an_error_not_a_new_tree() {
+    let tmp = TempDir::new().unwrap();
+    let deep = tmp.path().join("no").join("such").join("dir");
+    let err = gallery_err(&[deep.to_str().unwrap(), "--size", "64"], 1);
+    assert!(
+        err.contains("parent directory") && err.contains("does not exist"),
+        "{err}"
+    );
+    assert!(
+        entries(tmp.path()).is_empty(),
+        "created {:?}",
+        entries(tmp.path())
+    );
+    // DIR itself is still created when its parent exists.
+    let one = tmp.path().join("new");
+    gallery_ok(&one, &[]);
+    assert_eq!(entries(&one), expected_names());
+}
+
+/// The README and `gallery --help` name the octave counts the 1D figure
+/// draws (its legend, checked in the index above, comes from the code).
+#[test]
+fn readme_and_help_agree_on_the_octave_figure() {
+    let readme =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let o = surflet().args(["gallery", "--help"]).output().unwrap();
+    let help = String::from_utf8(o.stdout).unwrap();
+    let counts = "1, 2, 3 and 8 octaves";
+    assert!(readme.contains(&format!("Sums of {counts}")), "README");
+    assert!(
+        help.contains(&format!("sums of {counts}")),
+        "gallery --help"
+    );
+    let tmp = TempDir::new().unwrap();
+    gallery_ok(tmp.path(), &[]);
+    let svg = fs::read_to_string(tmp.path().join("perlin-1d-octaves.svg")).unwrap();
+    for k in ["1 octave", "2 octaves", "3 octaves", "8 octaves"] {
+        assert!(svg.contains(k), "the figure lacks {k:?}");
+    }
 }
 
 #[test]
@@ -326,7 +384,7 @@ fn the_heightmap_without_fbm_is_what_render_draws() {
         .arg("render")
         .arg(&out)
         .args(["--noise", "perlin", "--seed", "7", "--size", "64"])
-        .args(["--frequency", "4/64", "--ramp", "terrain"])
+        .args(["--scale", "4/64", "--ramp", "terrain"])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

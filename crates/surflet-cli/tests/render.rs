@@ -2,69 +2,18 @@
 //! its files back with independent decoders (the `image` crate for PNG, APNG
 //! and GIF, the `tiff` crate for TIFF, plain byte reading for raw f32).
 
+mod common;
+
 use std::fs;
 use std::io::{BufReader, Cursor};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
+use common::*;
 use image::{AnimationDecoder, ColorType, DynamicImage, ImageDecoder};
 use surflet::{Noise, NoiseKind};
 use tempfile::TempDir;
-
-const BIN: &str = env!("CARGO_BIN_EXE_surflet");
-
-fn surflet() -> Command {
-    let mut c = Command::new(BIN);
-    c.timeout(Duration::from_secs(120));
-    c
-}
-
-/// Runs `surflet render OUT ARGS` in a fresh directory, requires success and
-/// silence, and returns the directory and the output path.
-fn render_ok(name: &str, args: &[&str]) -> (TempDir, PathBuf) {
-    let dir = TempDir::new().unwrap();
-    let out = dir.path().join(name);
-    let o = surflet()
-        .arg("render")
-        .arg(&out)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "surflet render {name} {args:?} failed: {}\nstderr: {}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        o.stdout.is_empty() && o.stderr.is_empty(),
-        "unexpected output"
-    );
-    assert_eq!(entries(dir.path()), vec![name.to_string()], "stray files");
-    (dir, out)
-}
-
-/// Runs `surflet render ARGS`, requires failure with `code`, and returns
-/// stderr.
-fn render_err(args: &[&str], code: i32) -> String {
-    let o = surflet().arg("render").args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(o.status.code(), Some(code), "{args:?}: {stderr}");
-    assert!(stderr.starts_with("error"), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    stderr
-}
-
-fn entries(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
 
 fn decode(path: &Path) -> DynamicImage {
     image::ImageReader::open(path)
@@ -130,7 +79,7 @@ fn gray16_png_equals_mapped_library_values() {
             "3",
             "--origin",
             "-2.5,1.25",
-            "--frequency",
+            "--scale",
             "0.07",
         ],
     );
@@ -150,16 +99,7 @@ fn raw_f32_equals_library_values_in_3d() {
     let (_dir, out) = render_ok(
         "h.raw",
         &[
-            "--size",
-            "37x23",
-            "--z",
-            "0.7",
-            "--noise",
-            "value",
-            "--seed",
-            "99",
-            "--frequency",
-            "1/9",
+            "--size", "37x23", "--z", "0.7", "--noise", "value", "--seed", "99", "--scale", "1/9",
         ],
     );
     let data = read_f32(&out);
@@ -270,15 +210,7 @@ fn normal_maps_agree_with_central_differences() {
         let (_dir, out) = render_ok(
             "n.png",
             &[
-                "--mode",
-                "normal",
-                "--size",
-                "48x40",
-                "--noise",
-                name,
-                "--seed",
-                "11",
-                "--frequency",
+                "--mode", "normal", "--size", "48x40", "--noise", name, "--seed", "11", "--scale",
                 "1/16",
             ],
         );
@@ -351,14 +283,7 @@ fn tiles_are_seamless() {
         let (_d2, wide) = render_ok(
             "w.raw",
             &[
-                "--size",
-                "49x41",
-                "--noise",
-                noise,
-                "--period",
-                period,
-                "--frequency",
-                &freq,
+                "--size", "49x41", "--noise", noise, "--period", period, "--scale", &freq,
             ],
         );
         let (tile, wide) = (read_f32(&tile), read_f32(&wide));
@@ -387,7 +312,7 @@ fn tiles_are_seamless() {
             "3,2",
             "--z",
             "1.5",
-            "--frequency",
+            "--scale",
             "3/30,2/20",
         ],
     );
@@ -418,7 +343,7 @@ fn looped_animations_wrap_around() {
             "1/4",
             "--period",
             "65536,65536,2",
-            "--frequency",
+            "--scale",
             "1/64",
         ],
     );
@@ -443,7 +368,7 @@ fn looped_animations_wrap_around() {
             "1/40",
             "--period",
             "65536,65536,1",
-            "--frequency",
+            "--scale",
             "1/64",
         ],
     );
@@ -538,7 +463,7 @@ fn auto_range_stretches_to_full_scale() {
     // Explicit range: [-0.5, 0.5] saturates where |v| > 0.5.
     let (_dir, out) = render_ok(
         "r.png",
-        &["--range=-0.5,0.5", "--size", "64", "--frequency", "1/16"],
+        &["--range=-0.5,0.5", "--size", "64", "--scale", "1/16"],
     );
     let img = decode(&out).into_luma8();
     let noise = Noise::<2>::new(NoiseKind::Simplex, 0);
@@ -645,23 +570,34 @@ fn oversized_requests_fail_before_allocating() {
 }
 
 #[test]
-fn existing_output_needs_overwrite() {
+fn a_repeated_command_replaces_its_output_and_no_clobber_refuses() {
     let dir = TempDir::new().unwrap();
     let out = dir.path().join("x.png");
     fs::write(&out, b"precious").unwrap();
-    let msg = render_err(&[out.to_str().unwrap(), "--size", "8"], 1);
+    let msg = render_err(&[out.to_str().unwrap(), "--size", "8", "--no-clobber"], 1);
     assert!(
-        msg.contains("already exists") && msg.contains("--overwrite"),
+        msg.contains("already exists") && msg.contains("--no-clobber"),
         "{msg}"
     );
     assert_eq!(fs::read(&out).unwrap(), b"precious");
+    // Twice, as a user tweaking a look runs it: both succeed.
+    for size in ["8", "9"] {
+        surflet()
+            .arg("render")
+            .arg(&out)
+            .args(["--size", size])
+            .assert()
+            .success();
+    }
+    assert_eq!(decode(&out).width(), 9);
+    // Old scripts that say --overwrite keep working.
     surflet()
         .arg("render")
         .arg(&out)
-        .args(["--size", "8", "--overwrite"])
+        .args(["--size", "7", "--overwrite"])
         .assert()
         .success();
-    assert_eq!(decode(&out).width(), 8);
+    assert_eq!(decode(&out).width(), 7);
     assert_eq!(entries(dir.path()), vec!["x.png".to_string()]);
 }
 
@@ -669,8 +605,11 @@ fn existing_output_needs_overwrite() {
 fn unwritable_outputs_give_clear_messages() {
     let msg = render_err(&["/proc/forbidden/x.png", "--size", "8"], 1);
     assert!(msg.contains("/proc/forbidden"), "{msg}");
+    // /proc reports no disk space at all; the message is about creating
+    // the file, not "only 0 bytes is free".
     let msg = render_err(&["/proc/x.png", "--size", "8"], 1);
     assert!(msg.contains("/proc"), "{msg}");
+    assert!(!msg.contains("free"), "{msg}");
 
     let dir = TempDir::new().unwrap();
     let file = dir.path().join("file");
@@ -679,8 +618,13 @@ fn unwritable_outputs_give_clear_messages() {
     assert!(msg.contains("not a directory"), "{msg}");
     let sub = dir.path().join("sub.png");
     fs::create_dir(&sub).unwrap();
-    let msg = render_err(&[sub.to_str().unwrap(), "--size", "8", "--overwrite"], 1);
+    let msg = render_err(&[sub.to_str().unwrap(), "--size", "8"], 1);
     assert!(msg.contains("is a directory"), "{msg}");
+    // Without an extension too: "is a directory", not "cannot tell the
+    // format".
+    let msg = render_err(&[dir.path().to_str().unwrap(), "--size", "8"], 1);
+    assert!(msg.contains("is a directory"), "{msg}");
+    assert!(!msg.contains("format"), "{msg}");
     assert_eq!(
         entries(dir.path()),
         vec!["file".to_string(), "sub.png".to_string()]
@@ -722,6 +666,27 @@ fn bad_options_are_usage_errors() {
         (vec![png.as_str(), "--frames", "0"], "at least 1"),
         (vec![png.as_str(), "--frequency", "0"], "positive"),
         (vec![png.as_str(), "--frequency", "1/0"], "positive"),
+        (
+            vec![png.as_str(), "--frequency", "-1"],
+            "frequency: must be positive",
+        ),
+        (
+            vec![png.as_str(), "--frequency=-1"],
+            "frequency: must be positive",
+        ),
+        (vec![png.as_str(), "--scale", "0"], "positive"),
+        (vec![png.as_str(), "--scale", "-1/64"], "positive"),
+        (
+            vec![png.as_str(), "--seed", "18446744073709551616"],
+            "out of range",
+        ),
+        (
+            vec![png.as_str(), "--seed", "-9223372036854775809"],
+            "out of range",
+        ),
+        (vec![png.as_str(), "--frequency", "1e300"], "2^52"),
+        (vec![png.as_str(), "--origin", "1e17,0"], "2^52"),
+        (vec![png.as_str(), "--same-view"], "--config"),
         (vec![png.as_str(), "--period", "4,7"], "even"),
         (vec![png.as_str(), "--period", "0,4"], "1..=65536"),
         (vec![png.as_str(), "--period", "4,4", "--dims", "4"], "4D"),
@@ -767,7 +732,9 @@ fn help_documents_the_conventions() {
         "opengl",
         "directx",
         "--auto-range",
-        "--overwrite",
+        "--no-clobber",
+        "surflet help coordinates",
+        "surflet help config",
         "EXAMPLES",
         "130",
     ] {

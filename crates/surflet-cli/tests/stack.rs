@@ -3,74 +3,16 @@
 //! `render`, and the errors a bad config gives. Every value is checked bit
 //! for bit against the library, built independently of the CLI's code.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use assert_cmd::Command;
+use common::*;
 use surflet::{
     Curl, Fractal, FractalKind, FractalParams, Noise, NoiseKind, Stack, Warp, WarpKind, WarpParams,
 };
 use tempfile::TempDir;
-
-const BIN: &str = env!("CARGO_BIN_EXE_surflet");
-
-fn surflet() -> Command {
-    let mut c = Command::new(BIN);
-    c.timeout(Duration::from_secs(60));
-    c
-}
-
-/// Runs `surflet sample ARGS` on `input`, requires silent success, returns
-/// stdout.
-fn sample_ok(args: &[&str], input: &str) -> String {
-    let out = surflet()
-        .arg("sample")
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "surflet sample {args:?} failed: {}\nstderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.stderr.is_empty(), "unexpected stderr");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Runs `surflet ARGS` (any subcommand), requires exit `code`, and returns
-/// (stdout, stderr).
-fn fails(args: &[&str], input: &str, code: i32) -> (String, String) {
-    let out = surflet().args(args).write_stdin(input).output().unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(code), "surflet {args:?}: {stderr}");
-    assert!(stderr.starts_with("error"), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    (String::from_utf8(out.stdout).unwrap(), stderr)
-}
-
-fn parse_output(text: &str) -> Vec<Vec<f64>> {
-    text.lines()
-        .map(|l| {
-            l.split(',')
-                .map(|f| f.parse::<f64>().unwrap_or_else(|e| panic!("{l:?}: {e}")))
-                .collect()
-        })
-        .collect()
-}
-
-fn assert_rows_bits(context: &str, got: &[Vec<f64>], want: &[Vec<f64>]) {
-    assert_eq!(got.len(), want.len(), "{context}: number of lines");
-    for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        let same = g.len() == w.len()
-            && g.iter()
-                .zip(w)
-                .all(|(a, b)| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()));
-        assert!(same, "{context}: line {}: got {g:?}, want {w:?}", i + 1);
-    }
-}
 
 /// Deterministic points of several magnitudes, as decimal texts.
 fn points(dims: usize, count: usize, mut state: u64) -> Vec<Vec<String>> {
@@ -500,15 +442,6 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
     p.to_str().unwrap().to_string()
 }
 
-fn entries(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn toml_json_and_flags_agree() {
     let dir = TempDir::new().unwrap();
@@ -606,20 +539,22 @@ fn save_config_round_trips() {
         }
         assert_eq!(sample_ok(&["--config", path], &input), first);
 
-        // An existing file is kept without --overwrite: exit 1, no output.
+        // An existing file is kept with --no-clobber: exit 1, no output.
         let (stdout, stderr) = fails(
-            &[&["sample"][..], &args, &["--lacunarity", "3"]].concat(),
+            &[
+                &["sample"][..],
+                &args,
+                &["--lacunarity", "3", "--no-clobber"],
+            ]
+            .concat(),
             &input,
             1,
         );
         assert!(stdout.is_empty());
-        assert!(stderr.contains("--overwrite"), "{stderr}");
+        assert!(stderr.contains("--no-clobber"), "{stderr}");
         assert_eq!(fs::read_to_string(path).unwrap(), text);
-        // With it, the file is replaced.
-        let second = sample_ok(
-            &[&args[..], &["--lacunarity", "3", "--overwrite"]].concat(),
-            &input,
-        );
+        // Without it, the file is replaced.
+        let second = sample_ok(&[&args[..], &["--lacunarity", "3"]].concat(), &input);
         assert_ne!(second, first);
         assert_eq!(sample_ok(&["--config", path], &input), second);
     }
@@ -795,8 +730,8 @@ fn at(origin: f64, i: u32, num: f64, den: f64) -> f64 {
 fn render_with_config_equals_the_stack_evaluator() {
     let dir = TempDir::new().unwrap();
     let config = write(dir.path(), "look.toml", LOOK_TOML);
-    // With --config, one world unit per pixel unless --frequency says
-    // otherwise.
+    // A config without a version (LOOK_TOML) keeps the first releases'
+    // meaning: one world unit per pixel unless --scale says otherwise.
     let out = render_ok(
         dir.path(),
         "h.raw",
@@ -826,23 +761,13 @@ fn render_with_config_equals_the_stack_evaluator() {
         }
     }
 
-    // 3D, with --frequency, and flags over the config.
+    // 3D, with --scale, and flags over the config.
     let out = render_ok(
         dir.path(),
         "z.raw",
         &[
-            "--config",
-            &config,
-            "--size",
-            "20x10",
-            "--z",
-            "4.5",
-            "--frequency",
-            "1/3",
-            "--seed",
-            "5",
-            "--noise",
-            "simplex",
+            "--config", &config, "--size", "20x10", "--z", "4.5", "--scale", "1/3", "--seed", "5",
+            "--noise", "simplex",
         ],
     );
     let data = read_f32(&out);
@@ -893,8 +818,10 @@ fn render_maps_the_stack_range() {
             "turbulence",
             "--size",
             "24x16",
-            "--noise-frequency",
+            "--frequency",
             "0.125",
+            "--scale",
+            "1",
         ],
     );
     let img = image::open(&out).unwrap().into_luma8();
@@ -907,7 +834,7 @@ fn render_maps_the_stack_range() {
         },
     );
     for (i, j, p) in img.enumerate_pixels() {
-        // --noise-frequency states the frequency, so one unit per pixel.
+        // --scale 1: one world unit per pixel.
         let v = field.get([f64::from(i), f64::from(j)]);
         assert_eq!(p[0], (v.clamp(0.0, 1.0) * 255.0).round() as u8, "{i},{j}");
     }
@@ -930,7 +857,7 @@ fn tiled_stack_renders_are_seamless() {
                 "3",
                 "--period",
                 "4,4",
-                "--noise-frequency",
+                "--frequency",
                 "0.5",
             ][..],
             extra,
@@ -944,7 +871,7 @@ fn tiled_stack_renders_are_seamless() {
         let wide = read_f32(&render_ok(
             dir.path(),
             &format!("{name}w.raw"),
-            &[&base[..], &["--size", "33x17", "--frequency", "8/32,8/16"]].concat(),
+            &[&base[..], &["--size", "33x17", "--scale", "8/32,8/16"]].concat(),
         ));
         for j in 0..17 {
             for i in 0..33 {
@@ -984,7 +911,7 @@ fn render_saves_its_stack() {
         &[
             "--fractal",
             "hybrid",
-            "--noise-frequency",
+            "--frequency",
             "0.0625",
             "--seed",
             "4",
@@ -1003,6 +930,7 @@ fn render_saves_its_stack() {
             dir.path().join("a.raw").to_str().unwrap(),
             "--fractal",
             "fbm",
+            "--no-clobber",
             "--save-config",
             dir.path().join("new.toml").to_str().unwrap(),
         ],
@@ -1205,7 +1133,7 @@ fn inapplicable_options_are_usage_errors() {
             &["--noise"],
         ),
         (
-            &["simplex", "--octaves", "2", "--overwrite"],
+            &["simplex", "--octaves", "2", "--no-clobber"],
             &["--save-config"],
         ),
         (
@@ -1264,7 +1192,7 @@ fn help_documents_stacks() {
     assert!(out.status.success());
     let help = String::from_utf8(out.stdout).unwrap();
     for needle in [
-        "NOISE STACKS",
+        "surflet help stacks",
         "CURL NOISE",
         "curl2",
         "decorrelated",
@@ -1284,17 +1212,21 @@ fn help_documents_stacks() {
     let out = surflet().args(["render", "--help"]).output().unwrap();
     let help = String::from_utf8(out.stdout).unwrap();
     for needle in [
-        "NOISE STACKS",
-        "STACKS IN RENDER",
-        "--noise-frequency",
+        "surflet help stacks",
+        "surflet help config",
         "dyadic",
-        "one tile spans the image",
+        "one period spans the image",
         "--config",
     ] {
         assert!(
             help.contains(needle),
             "{needle:?} missing from render --help"
         );
+    }
+    let out = surflet().args(["help", "stacks"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    for needle in ["NOISE STACKS", "[warp.fractal]", "--octaves 6", "-2^63"] {
+        assert!(help.contains(needle), "{needle:?} missing from help stacks");
     }
 }
 
@@ -1310,8 +1242,10 @@ fn looped_stack_animations_wrap_around() {
         "fbm",
         "--octaves",
         "2",
-        "--noise-frequency",
+        "--frequency",
         "1/2",
+        "--scale",
+        "1",
         "--size",
         "8x6",
         "--step",
@@ -1325,18 +1259,7 @@ fn looped_stack_animations_wrap_around() {
     let nine = read_f32(&render_ok(
         dir.path(),
         "n.raw",
-        &[
-            &common[..],
-            &[
-                "--frames",
-                "9",
-                "--period",
-                "32768,32768,1",
-                "--frequency",
-                "1",
-            ],
-        ]
-        .concat(),
+        &[&common[..], &["--frames", "9", "--period", "32768,32768,1"]].concat(),
     ));
     let frame = 8 * 6;
     assert_eq!(looped.len(), 8 * frame);
@@ -1351,7 +1274,7 @@ fn looped_stack_animations_wrap_around() {
             dir.path().join("x.raw").to_str().unwrap(),
             "--fractal",
             "fbm",
-            "--noise-frequency",
+            "--frequency",
             "0.3",
             "--frames",
             "8",

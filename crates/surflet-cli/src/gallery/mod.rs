@@ -51,7 +51,7 @@ FIGURES
   perlin-1d-frequencies.png, .svg
       1D Perlin noise at frequency 1 and 2 over x in [0, 3]
   perlin-1d-octaves.png, .svg
-      sums of 2, 3 and 8 octaves
+      sums of 1, 2, 3 and 8 octaves
   terrain-fbm.png, terrain-plain.png
       a terrain-coloured heightmap with and without fBm
   curl-flow.png            particles advected through simplex curl noise
@@ -64,24 +64,28 @@ SIZES
   high.
 
 FILES
-  DIR is created if missing. Files in DIR that the gallery does not write
-  are left alone; the gallery's own files are replaced only with
-  --overwrite, and otherwise the command stops before writing anything.
+  DIR is created if missing (its parent must exist). Files in DIR that the
+  gallery does not write are left alone; the gallery's own files are
+  replaced, so running the command again redraws the gallery. With
+  --no-clobber an existing gallery file stops the command before it writes
+  anything.
   Every file is written to a temporary file beside it, and all are renamed
   into place only once every one is complete, index.html last: Ctrl-C or
-  an error while drawing leaves the files in DIR as they were. The same surflet binary and
-  options always give the same bytes.
+  an error while drawing leaves the files in DIR as they were. The same
+  surflet binary and options always give the same bytes.
 
 EXIT STATUS
   0    success
-  1    runtime error: a gallery file exists (without --overwrite), DIR
-       cannot be created or written, not enough memory
+  1    runtime error: a gallery file exists (with --no-clobber), DIR
+       cannot be created (or its parent is missing) or written, not enough
+       memory
   2    usage error: a bad option
   130  interrupted (Ctrl-C or SIGTERM); nothing was written
 ";
 
 /// Command line of `surflet gallery`.
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct GalleryArgs {
     /// The directory to write the gallery into; created if missing.
     #[arg(value_name = "DIR")]
@@ -98,11 +102,15 @@ pub struct GalleryArgs {
 
     /// Seed of the surflet-family figures; Gustavson's reference code has
     /// no seed.
-    #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
+    #[arg(long, short = 's', value_name = "S", default_value_t = 0, value_parser = crate::units::parse_seed)]
     pub seed: u64,
 
-    /// Replace the files of an earlier gallery in DIR.
+    /// Refuse to replace the files of an earlier gallery in DIR.
     #[arg(long)]
+    pub no_clobber: bool,
+
+    /// Accepted for old scripts: replacing is the default.
+    #[arg(long, hide = true)]
     pub overwrite: bool,
 }
 
@@ -227,7 +235,21 @@ impl Writer {
 /// Creates DIR and checks, before any work, that no gallery file is in the
 /// way.
 fn prepare(dir: &Path, overwrite: bool) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    // Only DIR itself: a typo in a parent should not grow a tree.
+    if !dir.is_dir() {
+        let parent = match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if !parent.is_dir() {
+            return Err(format!(
+                "cannot create {}: its parent directory {} does not exist",
+                dir.display(),
+                parent.display()
+            ));
+        }
+        std::fs::create_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
     let mut existing = Vec::new();
     for name in FILES {
         let target = dir.join(name);
@@ -247,7 +269,7 @@ fn prepare(dir: &Path, overwrite: bool) -> Result<(), String> {
             ),
         };
         return Err(format!(
-            "{}{more} already exist{} (use --overwrite to replace the gallery's files)",
+            "{}{more} already exist{} (--no-clobber refuses to replace the gallery's files)",
             dir.join(existing[0]).display(),
             if existing.len() == 1 { "s" } else { "" }
         ));
@@ -280,7 +302,7 @@ fn check_memory(n: u32) -> Result<(), String> {
 /// Runs `surflet gallery`.
 pub fn run(args: &GalleryArgs) -> Result<(), CliError> {
     check_memory(args.size).map_err(CliError::Runtime)?;
-    prepare(&args.dir, args.overwrite).map_err(CliError::Runtime)?;
+    prepare(&args.dir, !args.no_clobber).map_err(CliError::Runtime)?;
     output::install_interrupt_handler().map_err(CliError::Runtime)?;
     let mut w = Writer {
         dir: args.dir.clone(),
@@ -306,7 +328,7 @@ pub fn run(args: &GalleryArgs) -> Result<(), CliError> {
     if output::interrupted() {
         return Err(CliError::Interrupted);
     }
-    w.commit(args.overwrite)
+    w.commit(!args.no_clobber)
 }
 
 fn runtime(e: String) -> CliError {

@@ -126,7 +126,7 @@ pub fn check_target(target: &Path, overwrite: bool) -> Result<(), String> {
     match std::fs::symlink_metadata(target) {
         Ok(m) if m.is_dir() => Err(format!("{} is a directory", target.display())),
         Ok(_) if !overwrite => Err(format!(
-            "{} already exists (use --overwrite to replace it)",
+            "{} already exists (--no-clobber refuses to replace it)",
             target.display()
         )),
         _ => Ok(()),

@@ -100,6 +100,7 @@ pub struct RenderArgs {
         long,
         alias = "noise-frequency",
         value_name = "F",
+        allow_hyphen_values = true,
         value_parser = stack_args::parse_frequency,
         help_heading = "Noise"
     )]
@@ -122,7 +123,7 @@ pub struct RenderArgs {
     ///
     /// WIDTHxHEIGHT or one number for a square [default: 512x512, or the
     /// config's].
-    #[arg(long, value_name = "WxH", value_parser = parse_size, help_heading = "View")]
+    #[arg(long, value_name = "WxH", allow_hyphen_values = true, value_parser = parse_size, help_heading = "View")]
     pub size: Option<Size>,
 
     /// Show the config's region of the plane at the new --size: the pixel
@@ -143,6 +144,7 @@ pub struct RenderArgs {
         long,
         value_name = "S[,SY]",
         value_delimiter = ',',
+        allow_hyphen_values = true,
         value_parser = parse_ratio,
         help_heading = "View"
     )]
@@ -251,7 +253,7 @@ pub struct RenderArgs {
     /// How far each frame moves, in world units, as a decimal or a
     /// fraction [default: 1/32 of a cell; with --loop, about that, making a
     /// whole number of cells in all].
-    #[arg(long, value_name = "STEP", value_parser = parse_ratio, hide_short_help = true, help_heading = "Animation")]
+    #[arg(long, value_name = "STEP", allow_hyphen_values = true, value_parser = parse_ratio, hide_short_help = true, help_heading = "Animation")]
     pub step: Option<Ratio>,
 
     /// Make the animation loop seamlessly
