@@ -141,189 +141,30 @@ impl Plan {
         };
         let Size { width, height } = size;
 
-        // What the pixels show, and that the format can hold it.
-        let ramp = args.ramp.clone().or_else(|| pixels.ramp.clone());
-        let normal_flag = first(&[
-            (args.normal_strength.is_some(), "--normal-strength"),
-            (args.normal_format.is_some(), "--normal-format"),
-        ]);
-        let mode = match (args.mode, &args.ramp, normal_flag) {
-            (Some(m), _, _) => m,
-            (None, Some(_), _) => Mode::Ramp,
-            (None, None, Some(_)) => Mode::Normal,
-            (None, None, None) => pixels.mode.unwrap_or(Mode::Gray),
-        };
-        if args.ramp.is_some() && mode != Mode::Ramp {
-            return Err("--ramp applies to --mode ramp".into());
-        }
-        if mode != Mode::Normal
-            && let Some(flag) = normal_flag
-        {
-            return Err(format!("{flag} applies to --mode normal"));
-        }
-        let range_flag = first(&[
-            (args.auto_range, "--auto-range"),
-            (args.range.is_some(), "--range"),
-        ]);
-        if mode == Mode::Normal
-            && let Some(flag) = range_flag
-        {
-            return Err(format!(
-                "normal maps come from the gradient, which no range maps; {flag} applies to \
-                 --mode gray and ramp"
-            ));
-        }
-        let sixteen = args.bit_depth.as_deref() == Some("16");
-        if format.is_float() {
-            if mode != Mode::Gray {
-                return Err(format!(
-                    "{} output holds the noise values as f32; --mode {} needs PNG or GIF",
-                    format.name(),
-                    if mode == Mode::Ramp { "ramp" } else { "normal" }
-                ));
-            }
-            if args.bit_depth.is_some() {
-                return Err(format!(
-                    "{} output is 32-bit float; --bit-depth applies to PNG",
-                    format.name()
-                ));
-            }
-        }
-        if format == Format::Gif && sixteen {
-            return Err("GIF holds 8 bits per channel; use PNG for --bit-depth 16".into());
-        }
-        let range_spec = match (&args.range, args.auto_range) {
-            (Some(r), _) => match *r.as_slice() {
-                [lo, hi] if lo != hi => RangeSpec::Fixed(lo, hi),
-                [_, _] => return Err("--range needs two different values LO,HI".into()),
-                _ => return Err(format!("--range takes two values LO,HI, got {}", r.len())),
-            },
-            (None, true) => RangeSpec::Auto,
-            (None, false) if mode == Mode::Normal => RangeSpec::Documented,
-            (None, false) => pixels.range.unwrap_or(RangeSpec::Documented),
-        };
-        let range = match range_spec {
-            RangeSpec::Documented => Range::Documented,
-            RangeSpec::Auto => Range::Auto,
-            RangeSpec::Fixed(lo, hi) => Range::Fixed(Mapping { lo, hi }),
-        };
+        let PixelChoice {
+            mode,
+            ramp,
+            range_spec,
+            range,
+            sixteen,
+        } = pixel_choice(args, pixels, format)?;
 
-        // Frames and the time axis. Animation options from the config apply
-        // only to animations; given as flags to a still image, they are an
-        // error.
-        let frames = args.frames.or(anim.frames).unwrap_or(1);
-        if frames == 0 {
-            return Err("--frames must be at least 1".into());
-        }
+        let choice = frames_choice(args, anim, format)?;
+        let Frames {
+            frames,
+            time_axis,
+            looped,
+            fps,
+        } = choice;
         let animated = frames > 1;
-        if !animated
-            && let Some(flag) = first(&[
-                (args.animate.is_some(), "--animate"),
-                (args.step.is_some(), "--step"),
-                (args.looped, "--loop"),
-            ])
-        {
-            return Err(format!("{flag} applies to animations (--frames 2 or more)"));
-        }
-        if args.fps.is_some() && !(animated || format == Format::Apng) {
-            return Err("--fps applies to animations (--frames 2 or more)".into());
-        }
-        if args.fps.is_some() && matches!(format, Format::Tiff | Format::Raw) {
-            return Err(format!(
-                "{} output has no frame timing; --fps applies to PNG and GIF",
-                format.name()
-            ));
-        }
-        let time_axis = animated.then(|| args.animate.or(anim.axis).unwrap_or(TimeAxis::Z));
-        let looped = animated && (args.looped || anim.looped == Some(true));
-        let fps = args.fps.or(anim.fps).unwrap_or(25.0);
 
-        // The dimension: --dims, else the config's, else the largest any
-        // option needs.
         let period = r.stack.period.as_deref();
         let period_len = period.map_or(0, <[u32]>::len);
         let z = args.z.or(view.z);
         let w = args.w.or(view.w);
-        let needs = [
-            (2, ""),
-            (if args.z.is_some() { 3 } else { 0 }, "--z"),
-            (if args.w.is_some() { 4 } else { 0 }, "--w"),
-            (
-                match time_axis {
-                    Some(TimeAxis::Z) => 3,
-                    Some(TimeAxis::W) => 4,
-                    None => 0,
-                },
-                "an animation along that axis",
-            ),
-            (period_len, "that many --period values"),
-        ];
-        let (needed, why) = needs.into_iter().max_by_key(|n| n.0).unwrap_or((2, ""));
-        let dims = match args.dims.or(view.dims) {
-            Some(d) if usize::from(d) < needed => {
-                return Err(format!("--dims {d} is too few: {why} needs {needed}D"));
-            }
-            Some(d) => usize::from(d),
-            None => needed,
-        };
-        if let Some(p) = period
-            && p.len() < 2
-        {
-            return Err(if r.period_source() == "--period" {
-                format!(
-                    "--period takes 2 to {dims} values (PX,PY first), got {}",
-                    p.len()
-                )
-            } else {
-                format!(
-                    "{} has {} entry, but render needs 2 to {dims} (x and y first)",
-                    r.period_source(),
-                    p.len()
-                )
-            });
-        }
+        let dims = dims_choice(args, view, &r, time_axis)?;
 
-        // The per-frame step, in world units. Without one a loop takes the
-        // whole number of cells nearest the default speed, 1/32 cell a frame.
-        let step = match args.step.or(anim.step) {
-            Some(s) => s,
-            None if looped => Ratio {
-                num: (f64::from(frames) / 32.0).round().max(1.0),
-                den: f64::from(frames) * cells,
-            },
-            None => Ratio {
-                num: 1.0,
-                den: 32.0 * cells,
-            },
-        };
-        let mut loop_period = None;
-        if looped {
-            let axis = if time_axis == Some(TimeAxis::Z) { 2 } else { 3 };
-            if period_len > axis {
-                return Err(format!(
-                    "--loop sets the period along {}; leave it out of --period",
-                    ["x", "y", "z", "w"][axis]
-                ));
-            }
-            let total = f64::from(frames) * step.num / step.den * cells;
-            let whole = total.round();
-            if (total - whole).abs() > 1e-9 * total.max(1.0) || whole < 1.0 {
-                return Err(format!(
-                    "--loop needs frames*step to be a whole number of cells, but {frames} frames \
-                     of {} make {}; try --step {}/{}",
-                    short(step.value()),
-                    short(total),
-                    whole.max(1.0),
-                    short(f64::from(frames) * cells)
-                ));
-            }
-            if whole > f64::from(MAX_PERIOD) {
-                return Err(format!(
-                    "--loop: frames*step = {whole} cells, more than the largest period, {MAX_PERIOD}"
-                ));
-            }
-            loop_period = Some((axis, whole as u32));
-        }
+        let (step, loop_period) = time_step(args, anim, &choice, cells, period_len)?;
         let field = stack_field(&r, dims, loop_period).map_err(|e| {
             if looped && period.is_none() {
                 format!(
@@ -335,58 +176,7 @@ impl Plan {
             }
         })?;
 
-        // Pixel spacing: given, the config's, one tile per image, or the
-        // default of the config's version.
-        let tile = |size: Size| {
-            period.map(|p| {
-                [
-                    Ratio {
-                        num: f64::from(p[0]) / cells,
-                        den: f64::from(size.width),
-                    },
-                    Ratio {
-                        num: f64::from(p[1]) / cells,
-                        den: f64::from(size.height),
-                    },
-                ]
-            })
-        };
-        let scale = match args.scale.as_deref() {
-            Some(&[s]) => [s, s],
-            Some(&[sx, sy]) => [sx, sy],
-            Some(s) => {
-                return Err(format!(
-                    "--scale takes one value or two (SX,SY), got {}",
-                    s.len()
-                ));
-            }
-            None if args.same_view => {
-                let Some([w0, h0]) = view.size else {
-                    return Err(
-                        "--same-view needs a config that records its size ([view] size)".into(),
-                    );
-                };
-                let saved = Size {
-                    width: w0,
-                    height: h0,
-                };
-                let [sx, sy] = view
-                    .scale
-                    .or_else(|| tile(saved))
-                    .unwrap_or_else(|| default_scale(doc.version));
-                [
-                    sx.divided(f64::from(width) / f64::from(w0)),
-                    sy.divided(f64::from(height) / f64::from(h0)),
-                ]
-            }
-            None => view
-                .scale
-                .or_else(|| tile(size))
-                .unwrap_or_else(|| default_scale(doc.version)),
-        };
-        if args.same_view && args.scale.is_some() {
-            return Err("--same-view keeps the config's scale; leave out --scale".into());
-        }
+        let scale = pixel_scale(args, &doc, period, cells, size)?;
         let origin = match args.origin.as_deref() {
             None => view.origin.unwrap_or([0.0, 0.0]),
             Some(&[x, y]) => [x, y],
@@ -411,9 +201,6 @@ impl Plan {
                 },
             )
         });
-        // The coordinates at the far corners and ends must stay finite, and
-        // in noise space below 2^52 cells, where samples still fall between
-        // lattice points.
         let corners = [
             x.origin,
             x.at(u64::from(width)),
@@ -423,31 +210,7 @@ impl Plan {
             if dims >= 4 { zw[1] } else { 0.0 },
             time.map_or(0.0, |(_, t)| t.at(u64::from(frames))),
         ];
-        if corners.iter().any(|c| !c.is_finite()) {
-            return Err(
-                "the sampled coordinates overflow; use a smaller --origin, --scale or --step"
-                    .into(),
-            );
-        }
-        let far = corners.iter().fold(0.0f64, |m, c| m.max(c.abs())) * cells;
-        if far.is_nan() || far >= MAX_CELLS {
-            return Err(format!(
-                "the image reaches {} lattice cells from the origin (coordinates up to {} times \
-                 the frequency {}); past 2^52 cells every sample lies on a lattice point and \
-                 the image would be flat. Use a smaller --frequency, --scale or --origin",
-                if far.is_finite() {
-                    format!("{far:e}")
-                } else {
-                    "infinitely many".into()
-                },
-                short(far / cells),
-                if cells >= 1e6 {
-                    format!("{cells:e}")
-                } else {
-                    short(cells)
-                }
-            ));
-        }
+        check_reach(&corners, cells)?;
 
         let normal_format = args
             .normal_format
@@ -579,6 +342,343 @@ impl Plan {
             Range::Auto => measured.map(|(lo, hi)| Mapping::measured(lo, hi)),
         }
     }
+}
+
+/// What the pixels show, from the flags over the config's `[pixels]`.
+struct PixelChoice {
+    mode: Mode,
+    ramp: Option<String>,
+    range_spec: RangeSpec,
+    range: Range,
+    sixteen: bool,
+}
+
+/// Decides what the pixels show, and checks that the format can hold it.
+fn pixel_choice(
+    args: &RenderArgs,
+    pixels: &PixelSpec,
+    format: Format,
+) -> Result<PixelChoice, String> {
+    let ramp = args.ramp.clone().or_else(|| pixels.ramp.clone());
+    let normal_flag = first(&[
+        (args.normal_strength.is_some(), "--normal-strength"),
+        (args.normal_format.is_some(), "--normal-format"),
+    ]);
+    let mode = match (args.mode, &args.ramp, normal_flag) {
+        (Some(m), _, _) => m,
+        (None, Some(_), _) => Mode::Ramp,
+        (None, None, Some(_)) => Mode::Normal,
+        (None, None, None) => pixels.mode.unwrap_or(Mode::Gray),
+    };
+    if args.ramp.is_some() && mode != Mode::Ramp {
+        return Err("--ramp applies to --mode ramp".into());
+    }
+    if mode != Mode::Normal
+        && let Some(flag) = normal_flag
+    {
+        return Err(format!("{flag} applies to --mode normal"));
+    }
+    let range_flag = first(&[
+        (args.auto_range, "--auto-range"),
+        (args.range.is_some(), "--range"),
+    ]);
+    if mode == Mode::Normal
+        && let Some(flag) = range_flag
+    {
+        return Err(format!(
+            "normal maps come from the gradient, which no range maps; {flag} applies to \
+             --mode gray and ramp"
+        ));
+    }
+    let sixteen = args.bit_depth.as_deref() == Some("16");
+    if format.is_float() {
+        if mode != Mode::Gray {
+            return Err(format!(
+                "{} output holds the noise values as f32; --mode {} needs PNG or GIF",
+                format.name(),
+                if mode == Mode::Ramp { "ramp" } else { "normal" }
+            ));
+        }
+        if args.bit_depth.is_some() {
+            return Err(format!(
+                "{} output is 32-bit float; --bit-depth applies to PNG",
+                format.name()
+            ));
+        }
+    }
+    if format == Format::Gif && sixteen {
+        return Err("GIF holds 8 bits per channel; use PNG for --bit-depth 16".into());
+    }
+    let range_spec = match (&args.range, args.auto_range) {
+        (Some(r), _) => match *r.as_slice() {
+            [lo, hi] if lo != hi => RangeSpec::Fixed(lo, hi),
+            [_, _] => return Err("--range needs two different values LO,HI".into()),
+            _ => return Err(format!("--range takes two values LO,HI, got {}", r.len())),
+        },
+        (None, true) => RangeSpec::Auto,
+        (None, false) if mode == Mode::Normal => RangeSpec::Documented,
+        (None, false) => pixels.range.unwrap_or(RangeSpec::Documented),
+    };
+    let range = match range_spec {
+        RangeSpec::Documented => Range::Documented,
+        RangeSpec::Auto => Range::Auto,
+        RangeSpec::Fixed(lo, hi) => Range::Fixed(Mapping { lo, hi }),
+    };
+
+    Ok(PixelChoice {
+        mode,
+        ramp,
+        range_spec,
+        range,
+        sixteen,
+    })
+}
+
+/// The frames and the time axis, from the flags over the config's
+/// `[animation]`.
+#[derive(Clone, Copy)]
+struct Frames {
+    frames: u32,
+    time_axis: Option<TimeAxis>,
+    looped: bool,
+    fps: f64,
+}
+
+/// Decides the frames. Animation options from the config apply only to
+/// animations; given as flags to a still image, they are an error.
+fn frames_choice(args: &RenderArgs, anim: &Animation, format: Format) -> Result<Frames, String> {
+    let frames = args.frames.or(anim.frames).unwrap_or(1);
+    if frames == 0 {
+        return Err("--frames must be at least 1".into());
+    }
+    let animated = frames > 1;
+    if !animated
+        && let Some(flag) = first(&[
+            (args.animate.is_some(), "--animate"),
+            (args.step.is_some(), "--step"),
+            (args.looped, "--loop"),
+        ])
+    {
+        return Err(format!("{flag} applies to animations (--frames 2 or more)"));
+    }
+    if args.fps.is_some() && !(animated || format == Format::Apng) {
+        return Err("--fps applies to animations (--frames 2 or more)".into());
+    }
+    if args.fps.is_some() && matches!(format, Format::Tiff | Format::Raw) {
+        return Err(format!(
+            "{} output has no frame timing; --fps applies to PNG and GIF",
+            format.name()
+        ));
+    }
+    let time_axis = animated.then(|| args.animate.or(anim.axis).unwrap_or(TimeAxis::Z));
+    let looped = animated && (args.looped || anim.looped == Some(true));
+    let fps = args.fps.or(anim.fps).unwrap_or(25.0);
+
+    Ok(Frames {
+        frames,
+        time_axis,
+        looped,
+        fps,
+    })
+}
+
+/// The dimension: --dims, else the config's, else the largest any option
+/// needs; and the period must give x and y.
+fn dims_choice(
+    args: &RenderArgs,
+    view: &View,
+    r: &Resolved,
+    time_axis: Option<TimeAxis>,
+) -> Result<usize, String> {
+    let period = r.stack.period.as_deref();
+    let period_len = period.map_or(0, <[u32]>::len);
+    let needs = [
+        (2, ""),
+        (if args.z.is_some() { 3 } else { 0 }, "--z"),
+        (if args.w.is_some() { 4 } else { 0 }, "--w"),
+        (
+            match time_axis {
+                Some(TimeAxis::Z) => 3,
+                Some(TimeAxis::W) => 4,
+                None => 0,
+            },
+            "an animation along that axis",
+        ),
+        (period_len, "that many --period values"),
+    ];
+    let (needed, why) = needs.into_iter().max_by_key(|n| n.0).unwrap_or((2, ""));
+    let dims = match args.dims.or(view.dims) {
+        Some(d) if usize::from(d) < needed => {
+            return Err(format!("--dims {d} is too few: {why} needs {needed}D"));
+        }
+        Some(d) => usize::from(d),
+        None => needed,
+    };
+    if let Some(p) = period
+        && p.len() < 2
+    {
+        return Err(if r.period_source() == "--period" {
+            format!(
+                "--period takes 2 to {dims} values (PX,PY first), got {}",
+                p.len()
+            )
+        } else {
+            format!(
+                "{} has {} entry, but render needs 2 to {dims} (x and y first)",
+                r.period_source(),
+                p.len()
+            )
+        });
+    }
+    Ok(dims)
+}
+
+/// The per-frame step, in world units, and the period a loop gives the time
+/// axis. Without a step a loop takes the whole number of cells nearest the
+/// default speed, 1/32 cell a frame.
+fn time_step(
+    args: &RenderArgs,
+    anim: &Animation,
+    f: &Frames,
+    cells: f64,
+    period_len: usize,
+) -> Result<(Ratio, Option<(usize, u32)>), String> {
+    let (frames, looped, time_axis) = (f.frames, f.looped, f.time_axis);
+    let step = match args.step.or(anim.step) {
+        Some(s) => s,
+        None if looped => Ratio {
+            num: (f64::from(frames) / 32.0).round().max(1.0),
+            den: f64::from(frames) * cells,
+        },
+        None => Ratio {
+            num: 1.0,
+            den: 32.0 * cells,
+        },
+    };
+    let mut loop_period = None;
+    if looped {
+        let axis = if time_axis == Some(TimeAxis::Z) { 2 } else { 3 };
+        if period_len > axis {
+            return Err(format!(
+                "--loop sets the period along {}; leave it out of --period",
+                ["x", "y", "z", "w"][axis]
+            ));
+        }
+        let total = f64::from(frames) * step.num / step.den * cells;
+        let whole = total.round();
+        if (total - whole).abs() > 1e-9 * total.max(1.0) || whole < 1.0 {
+            return Err(format!(
+                "--loop needs frames*step to be a whole number of cells, but {frames} frames \
+                 of {} make {}; try --step {}/{}",
+                short(step.value()),
+                short(total),
+                whole.max(1.0),
+                short(f64::from(frames) * cells)
+            ));
+        }
+        if whole > f64::from(MAX_PERIOD) {
+            return Err(format!(
+                "--loop: frames*step = {whole} cells, more than the largest period, {MAX_PERIOD}"
+            ));
+        }
+        loop_period = Some((axis, whole as u32));
+    }
+    Ok((step, loop_period))
+}
+
+/// World units per pixel: given, the config's (scaled by --same-view), one
+/// tile per image, or the default of the config's version.
+fn pixel_scale(
+    args: &RenderArgs,
+    doc: &Look,
+    period: Option<&[u32]>,
+    cells: f64,
+    size: Size,
+) -> Result<[Ratio; 2], String> {
+    let view = &doc.view;
+    let Size { width, height } = size;
+    let tile = |size: Size| {
+        period.map(|p| {
+            [
+                Ratio {
+                    num: f64::from(p[0]) / cells,
+                    den: f64::from(size.width),
+                },
+                Ratio {
+                    num: f64::from(p[1]) / cells,
+                    den: f64::from(size.height),
+                },
+            ]
+        })
+    };
+    let scale = match args.scale.as_deref() {
+        Some(&[s]) => [s, s],
+        Some(&[sx, sy]) => [sx, sy],
+        Some(s) => {
+            return Err(format!(
+                "--scale takes one value or two (SX,SY), got {}",
+                s.len()
+            ));
+        }
+        None if args.same_view => {
+            let Some([w0, h0]) = view.size else {
+                return Err(
+                    "--same-view needs a config that records its size ([view] size)".into(),
+                );
+            };
+            let saved = Size {
+                width: w0,
+                height: h0,
+            };
+            let [sx, sy] = view
+                .scale
+                .or_else(|| tile(saved))
+                .unwrap_or_else(|| default_scale(doc.version));
+            [
+                sx.divided(f64::from(width) / f64::from(w0)),
+                sy.divided(f64::from(height) / f64::from(h0)),
+            ]
+        }
+        None => view
+            .scale
+            .or_else(|| tile(size))
+            .unwrap_or_else(|| default_scale(doc.version)),
+    };
+    if args.same_view && args.scale.is_some() {
+        return Err("--same-view keeps the config's scale; leave out --scale".into());
+    }
+    Ok(scale)
+}
+
+/// Checks that the coordinates at the far corners and ends stay finite, and
+/// in noise space below 2^52 cells, where samples still fall between
+/// lattice points.
+fn check_reach(corners: &[f64], cells: f64) -> Result<(), String> {
+    if corners.iter().any(|c| !c.is_finite()) {
+        return Err(
+            "the sampled coordinates overflow; use a smaller --origin, --scale or --step".into(),
+        );
+    }
+    let far = corners.iter().fold(0.0f64, |m, c| m.max(c.abs())) * cells;
+    if far.is_nan() || far >= MAX_CELLS {
+        return Err(format!(
+            "the image reaches {} lattice cells from the origin (coordinates up to {} times \
+             the frequency {}); past 2^52 cells every sample lies on a lattice point and \
+             the image would be flat. Use a smaller --frequency, --scale or --origin",
+            if far.is_finite() {
+                format!("{far:e}")
+            } else {
+                "infinitely many".into()
+            },
+            short(far / cells),
+            if cells >= 1e6 {
+                format!("{cells:e}")
+            } else {
+                short(cells)
+            }
+        ));
+    }
+    Ok(())
 }
 
 /// World units per pixel when nothing says otherwise: 1/64 (features about
