@@ -13,14 +13,6 @@ use common::*;
 use surflet::Stack;
 use tempfile::TempDir;
 
-fn read_f32(path: &Path) -> Vec<f32> {
-    fs::read(path)
-        .unwrap()
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
-        .collect()
-}
-
 fn run_ok(dir: &Path, args: &[&str]) {
     let o = surflet().current_dir(dir).args(args).output().unwrap();
     assert!(

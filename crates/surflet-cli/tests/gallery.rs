@@ -2,16 +2,15 @@
 //! reading its files back with an independent PNG decoder (the `image`
 //! crate).
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
-use std::time::Duration;
 
-use assert_cmd::Command;
+use common::*;
 use image::RgbImage;
 use tempfile::TempDir;
-
-const BIN: &str = env!("CARGO_BIN_EXE_surflet");
 
 /// The panel side the tests use: small, so a gallery takes a fraction of a
 /// second.
@@ -40,12 +39,6 @@ const FILES: [(&str, Option<(u32, u32)>); 17] = [
     ("index.html", None),
 ];
 
-fn surflet() -> Command {
-    let mut c = Command::new(BIN);
-    c.timeout(Duration::from_secs(60));
-    c
-}
-
 /// Runs `surflet gallery DIR --size 64 ARGS`, requiring silent success.
 fn gallery_ok(dir: &Path, args: &[&str]) {
     let o = surflet()
@@ -69,23 +62,14 @@ fn gallery_ok(dir: &Path, args: &[&str]) {
 
 /// Runs `surflet gallery ARGS`, requires failure with `code`, returns stderr.
 fn gallery_err(args: &[&str], code: i32) -> String {
-    let o = surflet().arg("gallery").args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(o.status.code(), Some(code), "{args:?}: {stderr}");
-    assert!(stderr.starts_with("error"), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    stderr
+    fails(&[&["gallery"], args].concat(), "", code).1
 }
 
-fn entries(dir: &Path) -> BTreeSet<String> {
-    fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect()
-}
-
-fn expected_names() -> BTreeSet<String> {
-    FILES.iter().map(|f| f.0.to_string()).collect()
+/// The names of every gallery file, sorted as [`entries`] sorts.
+fn expected_names() -> Vec<String> {
+    let mut v: Vec<String> = FILES.iter().map(|f| f.0.to_string()).collect();
+    v.sort();
+    v
 }
 
 fn decode(path: &Path) -> RgbImage {
@@ -217,8 +201,12 @@ fn gallery_writes_every_figure_and_an_index_linking_them() {
         assert!(dir.join(r).is_file(), "index.html links a missing {r}");
     }
     let mut files = expected_names();
-    files.remove("index.html");
-    assert_eq!(referenced, files, "files not linked from index.html");
+    files.retain(|f| f != "index.html");
+    assert_eq!(
+        referenced.into_iter().collect::<Vec<_>>(),
+        files,
+        "files not linked from index.html"
+    );
     // The page lays the images out at their true size.
     let sizes = img_sizes(&html);
     assert_eq!(sizes.len(), FILES.iter().filter(|f| f.1.is_some()).count());
@@ -258,16 +246,15 @@ fn a_repeated_gallery_replaces_its_files_and_no_clobber_refuses() {
         err.contains("falloff.png") && err.contains("--no-clobber"),
         "{err}"
     );
-    let mut only = BTreeSet::new();
-    only.insert("falloff.png".to_string());
-    assert_eq!(entries(dir), only);
+    assert_eq!(entries(dir), ["falloff.png"]);
     assert_eq!(fs::read(dir.join("falloff.png")).unwrap(), b"old");
 
     // By default it is replaced, and files that are not the gallery's stay.
     fs::write(dir.join("notes.txt"), b"mine").unwrap();
     gallery_ok(dir, &[]);
     let mut names = expected_names();
-    names.insert("notes.txt".into());
+    names.push("notes.txt".into());
+    names.sort();
     assert_eq!(entries(dir), names);
     assert_eq!(fs::read(dir.join("notes.txt")).unwrap(), b"mine");
     decode(&dir.join("falloff.png"));

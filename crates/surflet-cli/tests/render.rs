@@ -24,19 +24,6 @@ fn decode(path: &Path) -> DynamicImage {
         .unwrap()
 }
 
-fn read_f32(path: &Path) -> Vec<f32> {
-    fs::read(path)
-        .unwrap()
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
-        .collect()
-}
-
-/// The documented sampling rule: origin + (i*num)/den, in f64.
-fn at(origin: f64, i: u32, num: f64, den: f64) -> f64 {
-    origin + (f64::from(i) * num) / den
-}
-
 /// The documented default mapping of a value to 8 and 16 bits.
 fn gray8(v: f64) -> u8 {
     (((v + 1.0) / 2.0).clamp(0.0, 1.0) * 255.0).round() as u8

@@ -395,27 +395,13 @@ fn special_values_print_as_nan_and_inf() {
 // ---------------------------------------------------------------------------
 // Errors.
 
-fn sample_fails(args: &[&str], input: &str, code: i32) -> (String, String) {
-    let out = surflet()
-        .arg("sample")
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "surflet sample {args:?}: stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    (String::from_utf8(out.stdout).unwrap(), stderr)
-}
-
 #[test]
 fn wrong_column_count_names_the_line() {
-    let (stdout, stderr) = sample_fails(&["perlin2002-java"], "1,2,3\n4,5,6\n7,8\n9,10,11\n", 1);
+    let (stdout, stderr) = fails(
+        &["sample", "perlin2002-java"],
+        "1,2,3\n4,5,6\n7,8\n9,10,11\n",
+        1,
+    );
     assert_eq!(
         stderr,
         "error: line 3: expected 3 columns (as on line 1), found 2\n"
@@ -424,14 +410,14 @@ fn wrong_column_count_names_the_line() {
     assert_eq!(stdout.lines().count(), 2);
 
     // Blank lines count in line numbers.
-    let (_, stderr) = sample_fails(&["value"], "\n1,2\n\n1,2,3\n", 1);
+    let (_, stderr) = fails(&["sample", "value"], "\n1,2\n\n1,2,3\n", 1);
     assert_eq!(
         stderr,
         "error: line 4: expected 2 columns (as on line 2), found 3\n"
     );
 
     // Too many columns, beyond the most any noise takes.
-    let (_, stderr) = sample_fails(&["value"], "1\n1 2 3 4 5 6 7 8 9 10\n", 1);
+    let (_, stderr) = fails(&["sample", "value"], "1\n1 2 3 4 5 6 7 8 9 10\n", 1);
     assert_eq!(
         stderr,
         "error: line 2: expected 1 column (as on line 1), found 10\n"
@@ -440,25 +426,25 @@ fn wrong_column_count_names_the_line() {
 
 #[test]
 fn unparsable_field_names_line_and_field() {
-    let (_, stderr) = sample_fails(&["perlin2002-java"], "1,2,3\n1,abc,3\n", 1);
+    let (_, stderr) = fails(&["sample", "perlin2002-java"], "1,2,3\n1,abc,3\n", 1);
     assert_eq!(stderr, "error: line 2: field 2 (\"abc\") is not a number\n");
 
-    let (_, stderr) = sample_fails(&["value"], "1,2\n1,,2\n", 1);
+    let (_, stderr) = fails(&["sample", "value"], "1,2\n1,,2\n", 1);
     assert_eq!(
         stderr,
         "error: line 2: expected 2 columns (as on line 1), found 3\n"
     );
 
-    let (_, stderr) = sample_fails(&["noise1234"], "1,2,\n", 1);
+    let (_, stderr) = fails(&["sample", "noise1234"], "1,2,\n", 1);
     assert_eq!(stderr, "error: line 1: field 3 is empty\n");
 
-    let (_, stderr) = sample_fails(&["simplex", "--f32"], "0.5 1e400x\n", 1);
+    let (_, stderr) = fails(&["sample", "simplex", "--f32"], "0.5 1e400x\n", 1);
     assert_eq!(
         stderr,
         "error: line 1: field 2 (\"1e400x\") is not a number\n"
     );
 
-    let (_, stderr) = sample_fails(&["simplex"], "0.5 1\n\u{2212}1 2\n", 1);
+    let (_, stderr) = fails(&["sample", "simplex"], "0.5 1\n\u{2212}1 2\n", 1);
     assert!(stderr.starts_with("error: line 2: field 1 ("), "{stderr}");
 }
 
@@ -478,32 +464,32 @@ fn invalid_utf8_names_the_line() {
 
 #[test]
 fn unsupported_dimension_is_an_error() {
-    let (stdout, stderr) = sample_fails(&["perlin2002-java"], "1,2\n", 1);
+    let (stdout, stderr) = fails(&["sample", "perlin2002-java"], "1,2\n", 1);
     assert!(stdout.is_empty());
     assert!(
         stderr.starts_with("error: line 1: perlin2002-java takes 3 columns"),
         "{stderr}"
     );
 
-    let (_, stderr) = sample_fails(&["simplex2012-java"], "\n0.5\n", 1);
+    let (_, stderr) = fails(&["sample", "simplex2012-java"], "\n0.5\n", 1);
     assert!(
         stderr.starts_with("error: line 2: simplex2012-java takes 2, 3 or 4 columns"),
         "{stderr}"
     );
 
-    let (_, stderr) = sample_fails(&["srdnoise23"], "1,2\n", 1);
+    let (_, stderr) = fails(&["sample", "srdnoise23"], "1,2\n", 1);
     assert!(
         stderr.contains("line 1: srdnoise23 takes 3 or 4 columns"),
         "{stderr}"
     );
 
-    let (_, stderr) = sample_fails(&["pnoise1234"], "1,2,3\n", 1);
+    let (_, stderr) = fails(&["sample", "pnoise1234"], "1,2,3\n", 1);
     assert!(
         stderr.contains("line 1: pnoise1234 takes 2, 4, 6 or 8 columns"),
         "{stderr}"
     );
 
-    let (_, stderr) = sample_fails(&["value"], "1,2,3,4,5\n", 1);
+    let (_, stderr) = fails(&["sample", "value"], "1,2,3,4,5\n", 1);
     assert!(
         stderr.contains("line 1: value takes 1, 2, 3 or 4 columns"),
         "{stderr}"
@@ -512,7 +498,7 @@ fn unsupported_dimension_is_an_error() {
 
 #[test]
 fn unknown_name_lists_the_names() {
-    let (_, stderr) = sample_fails(&["perlin2002"], "", 2);
+    let (_, stderr) = fails(&["sample", "perlin2002"], "", 2);
     for name in [
         "perlin2002-java",
         "simplex2012-java",
@@ -562,7 +548,7 @@ fn inapplicable_flags_are_usage_errors() {
         (&["perlin2002-java", "--gradient"][..], "--gradient"),
         (&["pnoise1234", "--gradient"][..], "--gradient"),
     ] {
-        let (stdout, stderr) = sample_fails(args, "1,2,3\n", 2);
+        let (stdout, stderr) = fails(&[&["sample"], args].concat(), "1,2,3\n", 2);
         assert!(stdout.is_empty());
         assert!(stderr.starts_with("error: "), "{stderr}");
         assert!(stderr.contains(flag), "{args:?}: {stderr}");
@@ -573,18 +559,18 @@ fn inapplicable_flags_are_usage_errors() {
 #[test]
 fn pnoise1234_periods_must_be_nonzero_integers() {
     // The bad line comes first so that this test does not depend on the port.
-    let (stdout, stderr) = sample_fails(&["pnoise1234"], "\n1.5,0\n", 1);
+    let (stdout, stderr) = fails(&["sample", "pnoise1234"], "\n1.5,0\n", 1);
     assert!(stdout.is_empty());
     assert_eq!(
         stderr,
         "error: line 2: field 2 is a period of 0 (periods must be non-zero)\n"
     );
-    let (_, stderr) = sample_fails(&["pnoise1234"], "1.5,2.5,4,2.5\n", 1);
+    let (_, stderr) = fails(&["sample", "pnoise1234"], "1.5,2.5,4,2.5\n", 1);
     assert_eq!(
         stderr,
         "error: line 1: field 4 (\"2.5\") is not an integer period\n"
     );
-    let (_, stderr) = sample_fails(&["pnoise1234"], "1.5,3000000000\n", 1);
+    let (_, stderr) = fails(&["sample", "pnoise1234"], "1.5,3000000000\n", 1);
     assert_eq!(
         stderr,
         "error: line 1: field 2 (\"3000000000\") is out of range for a period (i32)\n"
@@ -606,7 +592,7 @@ fn family_period_errors_surface_the_library_message() {
         .with_period([4, 7])
         .unwrap_err()
         .to_string();
-    let (stdout, stderr) = sample_fails(&["simplex", "--period", "4,7"], "1,2\n", 2);
+    let (stdout, stderr) = fails(&["sample", "simplex", "--period", "4,7"], "1,2\n", 2);
     assert!(stdout.is_empty());
     assert!(stderr.starts_with(&format!("error: {odd_y}\n")), "{stderr}");
 
@@ -614,24 +600,24 @@ fn family_period_errors_surface_the_library_message() {
         .with_period([0])
         .unwrap_err()
         .to_string();
-    let (_, stderr) = sample_fails(&["perlin", "--period", "0"], "", 2);
+    let (_, stderr) = fails(&["sample", "perlin", "--period", "0"], "", 2);
     assert!(stderr.starts_with(&format!("error: {zero}\n")), "{stderr}");
 
     let four_d = Noise::<4>::new(NoiseKind::SimplexValue, 0)
         .with_period([4, 4, 4, 4])
         .unwrap_err()
         .to_string();
-    let (_, stderr) = sample_fails(&["simplex-value", "--period", "4,4,4,4"], "", 2);
+    let (_, stderr) = fails(&["sample", "simplex-value", "--period", "4,4,4,4"], "", 2);
     assert!(
         stderr.starts_with(&format!("error: {four_d}\n")),
         "{stderr}"
     );
 
-    let (_, stderr) = sample_fails(&["value", "--period", "4,4,4,4,4"], "", 2);
+    let (_, stderr) = fails(&["sample", "value", "--period", "4,4,4,4,4"], "", 2);
     assert!(stderr.contains("1 to 4 values"), "{stderr}");
 
     // The period fixes D; a line of another dimension is bad input.
-    let (_, stderr) = sample_fails(&["value", "--period", "4,4"], "1,2,3\n", 1);
+    let (_, stderr) = fails(&["sample", "value", "--period", "4,4"], "1,2,3\n", 1);
     assert_eq!(
         stderr,
         "error: line 1: expected 2 columns (one per --period value), found 3\n"

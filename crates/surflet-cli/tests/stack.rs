@@ -6,7 +6,7 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::*;
 use surflet::{
@@ -695,44 +695,13 @@ fn curl_output_is_divergence_free() {
 // ---------------------------------------------------------------------------
 // Render.
 
-fn render_ok(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
-    let out = dir.join(name);
-    let o = surflet()
-        .arg("render")
-        .arg(&out)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "surflet render {name} {args:?} failed: {}\nstderr: {}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(o.stdout.is_empty() && o.stderr.is_empty());
-    out
-}
-
-fn read_f32(path: &Path) -> Vec<f32> {
-    fs::read(path)
-        .unwrap()
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
-        .collect()
-}
-
-/// The documented sampling rule: origin + (i*num)/den.
-fn at(origin: f64, i: u32, num: f64, den: f64) -> f64 {
-    origin + (f64::from(i) * num) / den
-}
-
 #[test]
 fn render_with_config_equals_the_stack_evaluator() {
     let dir = TempDir::new().unwrap();
     let config = write(dir.path(), "look.toml", LOOK_TOML);
     // A config without a version (LOOK_TOML) keeps the first releases'
     // meaning: one world unit per pixel unless --scale says otherwise.
-    let out = render_ok(
+    let out = render_in(
         dir.path(),
         "h.raw",
         &[
@@ -762,7 +731,7 @@ fn render_with_config_equals_the_stack_evaluator() {
     }
 
     // 3D, with --scale, and flags over the config.
-    let out = render_ok(
+    let out = render_in(
         dir.path(),
         "z.raw",
         &[
@@ -783,7 +752,7 @@ fn render_with_config_equals_the_stack_evaluator() {
     }
 
     // Stack flags without a config keep the default spacing, 1/64.
-    let out = render_ok(
+    let out = render_in(
         dir.path(),
         "f.raw",
         &["--fractal", "billow", "--octaves", "3", "--size", "16x8"],
@@ -810,7 +779,7 @@ fn render_maps_the_stack_range() {
     // Turbulence lies in [0, 1], which the default mapping stretches over
     // the grey levels.
     let dir = TempDir::new().unwrap();
-    let out = render_ok(
+    let out = render_in(
         dir.path(),
         "t.png",
         &[
@@ -863,12 +832,12 @@ fn tiled_stack_renders_are_seamless() {
             extra,
         ]
         .concat();
-        let tile = read_f32(&render_ok(
+        let tile = read_f32(&render_in(
             dir.path(),
             &format!("{name}t.raw"),
             &[&base[..], &["--size", "32x16"]].concat(),
         ));
-        let wide = read_f32(&render_ok(
+        let wide = read_f32(&render_in(
             dir.path(),
             &format!("{name}w.raw"),
             &[&base[..], &["--size", "33x17", "--scale", "8/32,8/16"]].concat(),
@@ -905,7 +874,7 @@ fn render_saves_its_stack() {
     let dir = TempDir::new().unwrap();
     let saved = dir.path().join("look.json");
     let saved = saved.to_str().unwrap();
-    let a = render_ok(
+    let a = render_in(
         dir.path(),
         "a.raw",
         &[
@@ -921,7 +890,7 @@ fn render_saves_its_stack() {
             saved,
         ],
     );
-    let b = render_ok(dir.path(), "b.raw", &["--config", saved, "--size", "12x9"]);
+    let b = render_in(dir.path(), "b.raw", &["--config", saved, "--size", "12x9"]);
     assert_eq!(fs::read(a).unwrap(), fs::read(b).unwrap());
     // A failed render writes neither file.
     let (_, stderr) = fails(
@@ -1251,12 +1220,12 @@ fn looped_stack_animations_wrap_around() {
         "--step",
         "1/4",
     ];
-    let looped = read_f32(&render_ok(
+    let looped = read_f32(&render_in(
         dir.path(),
         "l.raw",
         &[&common[..], &["--frames", "8", "--loop"]].concat(),
     ));
-    let nine = read_f32(&render_ok(
+    let nine = read_f32(&render_in(
         dir.path(),
         "n.raw",
         &[&common[..], &["--frames", "9", "--period", "32768,32768,1"]].concat(),

@@ -37,11 +37,10 @@ pub fn sample_ok(args: &[&str], input: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// Runs `surflet render OUT ARGS` in a fresh directory, requires silent
-/// success and no stray files, and returns the directory and the output.
-pub fn render_ok(name: &str, args: &[&str]) -> (TempDir, PathBuf) {
-    let dir = TempDir::new().unwrap();
-    let out = dir.path().join(name);
+/// Runs `surflet render DIR/NAME ARGS`, requires silent success, and
+/// returns the output path.
+pub fn render_in(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
+    let out = dir.join(name);
     let o = surflet()
         .arg("render")
         .arg(&out)
@@ -58,6 +57,15 @@ pub fn render_ok(name: &str, args: &[&str]) -> (TempDir, PathBuf) {
         o.stdout.is_empty() && o.stderr.is_empty(),
         "unexpected output"
     );
+    out
+}
+
+/// Runs `surflet render OUT ARGS` in a fresh directory, requires silent
+/// success and no stray files (besides saved configs), and returns the
+/// directory and the output.
+pub fn render_ok(name: &str, args: &[&str]) -> (TempDir, PathBuf) {
+    let dir = TempDir::new().unwrap();
+    let out = render_in(dir.path(), name, args);
     let stray: Vec<String> = entries(dir.path())
         .into_iter()
         .filter(|e| !e.ends_with(".toml") && !e.ends_with(".json"))
@@ -92,6 +100,20 @@ pub fn entries(dir: &Path) -> Vec<String> {
         .collect();
     v.sort();
     v
+}
+
+/// The little-endian f32 values of a raw file.
+pub fn read_f32(path: &Path) -> Vec<f32> {
+    fs::read(path)
+        .unwrap()
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect()
+}
+
+/// The documented sampling rule: origin + (i*num)/den, in f64.
+pub fn at(origin: f64, i: u32, num: f64, den: f64) -> f64 {
+    origin + (f64::from(i) * num) / den
 }
 
 /// Parses output lines into numbers.
