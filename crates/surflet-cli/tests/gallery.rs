@@ -259,13 +259,24 @@ fn a_repeated_gallery_replaces_its_files_and_no_clobber_refuses() {
     assert_eq!(fs::read(dir.join("notes.txt")).unwrap(), b"mine");
     decode(&dir.join("falloff.png"));
 
-    // Running it again redraws the gallery (old scripts' --overwrite too).
+    // Running it again redraws the gallery in place: a seeded figure
+    // changes with the seed, and the old scripts' --overwrite is a no-op.
+    let seed0 = fs::read(dir.join("terrain-fbm.png")).unwrap();
     gallery_ok(dir, &["--seed", "9"]);
-    gallery_ok(dir, &["--seed", "9", "--overwrite"]);
+    let seed9 = fs::read(dir.join("terrain-fbm.png")).unwrap();
+    assert_ne!(seed9, seed0, "the second run did not replace the files");
+    gallery_ok(dir, &["--seed", "0", "--overwrite"]);
+    assert_eq!(fs::read(dir.join("terrain-fbm.png")).unwrap(), seed0);
     assert_eq!(entries(dir), names);
 
-    // A complete gallery is kept with --no-clobber.
-    let before = fs::read(dir.join("index.html")).unwrap();
+    // A complete gallery is kept, byte for byte, with --no-clobber.
+    let read_all = || -> Vec<Vec<u8>> {
+        names
+            .iter()
+            .map(|f| fs::read(dir.join(f)).unwrap())
+            .collect()
+    };
+    let before = read_all();
     let err = gallery_err(
         &[
             dir.to_str().unwrap(),
@@ -278,7 +289,9 @@ fn a_repeated_gallery_replaces_its_files_and_no_clobber_refuses() {
         1,
     );
     assert!(err.contains("16 more gallery files"), "{err}");
-    assert_eq!(fs::read(dir.join("index.html")).unwrap(), before);
+    assert!(err.contains("--no-clobber"), "{err}");
+    assert_eq!(read_all(), before);
+    assert_eq!(entries(dir), names);
 }
 
 #[test]
@@ -286,40 +299,105 @@ fn a_missing_parent_is_an_error_not_a_new_tree() {
     let tmp = TempDir::new().unwrap();
     let deep = tmp.path().join("no").join("such").join("dir");
     let err = gallery_err(&[deep.to_str().unwrap(), "--size", "64"], 1);
-    assert!(
-        err.contains("parent directory") && err.contains("does not exist"),
-        "{err}"
+    assert_eq!(
+        err,
+        format!(
+            "error: cannot create {}: its parent directory {} does not exist\n",
+            deep.display(),
+            tmp.path().join("no").join("such").display()
+        )
     );
     assert!(
         entries(tmp.path()).is_empty(),
         "created {:?}",
         entries(tmp.path())
     );
+    // A parent that is a file.
+    fs::write(tmp.path().join("f"), b"x").unwrap();
+    let under_file = tmp.path().join("f").join("dir");
+    let err = gallery_err(&[under_file.to_str().unwrap(), "--size", "64"], 1);
+    assert!(err.contains("is not a directory"), "{err}");
+    assert_eq!(entries(tmp.path()), ["f"]);
+    fs::remove_file(tmp.path().join("f")).unwrap();
     // DIR itself is still created when its parent exists.
     let one = tmp.path().join("new");
     gallery_ok(&one, &[]);
     assert_eq!(entries(&one), expected_names());
 }
 
-/// The README and `gallery --help` name the octave counts the 1D figure
-/// draws (its legend, checked in the index above, comes from the code).
+/// The octave counts `perlin-1d-octaves` sums: a copy of `OCTAVE_SUMS` in
+/// `src/gallery/raouf.rs` (the binary does not export it). The test below
+/// also reads them from the figure's legend, so the copy cannot go stale.
+const OCTAVE_SUMS: [u32; 4] = [1, 2, 3, 8];
+
+/// The README's gallery table and `gallery --help` name the octave counts
+/// the 1D figure really draws.
 #[test]
 fn readme_and_help_agree_on_the_octave_figure() {
-    let readme =
-        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
-    let o = surflet().args(["gallery", "--help"]).output().unwrap();
-    let help = String::from_utf8(o.stdout).unwrap();
-    let counts = "1, 2, 3 and 8 octaves";
-    assert!(readme.contains(&format!("Sums of {counts}")), "README");
-    assert!(
-        help.contains(&format!("sums of {counts}")),
-        "gallery --help"
-    );
     let tmp = TempDir::new().unwrap();
     gallery_ok(tmp.path(), &[]);
     let svg = fs::read_to_string(tmp.path().join("perlin-1d-octaves.svg")).unwrap();
-    for k in ["1 octave", "2 octaves", "3 octaves", "8 octaves"] {
-        assert!(svg.contains(k), "the figure lacks {k:?}");
+    let drawn: Vec<u32> = (1..=16)
+        .filter(|k| {
+            let label = if *k == 1 {
+                "1 octave ("
+            } else {
+                &format!("{k} octaves (")
+            };
+            svg.contains(label)
+        })
+        .collect();
+    assert_eq!(drawn, OCTAVE_SUMS, "the figure's legend");
+
+    let (last, rest) = OCTAVE_SUMS.split_last().unwrap();
+    let rest: Vec<String> = rest.iter().map(u32::to_string).collect();
+    let counts = format!("{} and {last} octaves", rest.join(", "));
+    let readme =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let row = readme
+        .lines()
+        .skip_while(|l| !l.contains("docs/gallery/perlin-1d-octaves.png"))
+        .take(2)
+        .collect::<Vec<_>>()
+        .join("\n");
+    // The image's alt text and its caption on the next row.
+    assert_eq!(
+        row.matches(&format!("Sums of {counts}")).count(),
+        2,
+        "README: {row}"
+    );
+    let o = surflet().args(["gallery", "--help"]).output().unwrap();
+    let help = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        help.contains(&format!("sums of {counts}")),
+        "gallery --help: {help}"
+    );
+}
+
+/// Gallery's short flags are the project's: `-s` is `--seed`, and no other
+/// short flag is taken (`-q`, `-n`, `-o`, `-f` mean --quiet, --noise,
+/// --octaves and --format elsewhere, which gallery does not have).
+#[test]
+fn gallery_short_flags_are_the_projects() {
+    let o = surflet().args(["gallery", "--help"]).output().unwrap();
+    let help = String::from_utf8(o.stdout).unwrap();
+    let shorts: Vec<&str> = help
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.len() > 2 && l.starts_with('-') && !l.starts_with("--"))
+        .collect();
+    assert_eq!(shorts.len(), 2, "{shorts:?}");
+    assert!(shorts[0].starts_with("-s, --seed "), "{shorts:?}");
+    assert!(shorts[1].starts_with("-h, --help"), "{shorts:?}");
+    let tmp = TempDir::new().unwrap();
+    gallery_ok(&tmp.path().join("a"), &["-s", "4"]);
+    gallery_ok(&tmp.path().join("b"), &["--seed", "4"]);
+    assert_eq!(
+        fs::read(tmp.path().join("a/index.html")).unwrap(),
+        fs::read(tmp.path().join("b/index.html")).unwrap()
+    );
+    for flag in ["-q", "-n", "-o", "-f", "-S", "-d"] {
+        gallery_err(&[tmp.path().to_str().unwrap(), flag, "1"], 2);
     }
 }
 
@@ -389,6 +467,9 @@ fn bad_options_and_paths() {
     let file = tmp.path().join("f");
     fs::write(&file, b"x").unwrap();
     let err = gallery_err(&[file.to_str().unwrap(), "--size", "64"], 1);
-    assert!(err.contains("cannot create"), "{err}");
+    assert!(
+        err.contains("cannot create") && err.contains("exists and is not a directory"),
+        "{err}"
+    );
     assert_eq!(fs::read(&file).unwrap(), b"x");
 }

@@ -227,18 +227,34 @@ impl Writer {
 fn prepare(dir: &Path, overwrite: bool) -> Result<(), String> {
     // Only DIR itself: a typo in a parent should not grow a tree.
     if !dir.is_dir() {
+        if dir.exists() {
+            return Err(format!(
+                "cannot create {}: it exists and is not a directory",
+                dir.display()
+            ));
+        }
         let parent = match dir.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
         };
         if !parent.is_dir() {
+            let why = if parent.exists() {
+                "is not a directory"
+            } else {
+                "does not exist"
+            };
             return Err(format!(
-                "cannot create {}: its parent directory {} does not exist",
+                "cannot create {}: its parent directory {} {why}",
                 dir.display(),
                 parent.display()
             ));
         }
-        std::fs::create_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        match std::fs::create_dir(dir) {
+            Ok(()) => {}
+            // Made by someone else meanwhile: as good as ours.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => {}
+            Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+        }
     }
     let mut existing = Vec::new();
     for name in FILES {

@@ -8,6 +8,17 @@ pub(super) const TERRAIN_FREQUENCY: f64 = 4.0;
 pub(super) const TERRAIN_OCTAVES: u32 = 8;
 /// Raouf's 1D plots run over x in [0, 3].
 pub(super) const LINE_X: f64 = 3.0;
+/// The octave counts summed in `perlin-1d-octaves`: one octave (Figure 10,
+/// in grey), then Figures 12, 13 and 14. `gallery --help` and the README
+/// name them too (tests check both).
+pub(super) const OCTAVE_SUMS: [u32; 4] = [1, 2, 3, 8];
+
+/// [`OCTAVE_SUMS`] in words: "1, 2, 3 and 8".
+pub(super) fn octave_sums_text() -> String {
+    let (last, rest) = OCTAVE_SUMS.split_last().unwrap();
+    let rest: Vec<String> = rest.iter().map(u32::to_string).collect();
+    format!("{} and {last}", rest.join(", "))
+}
 
 /// "Perlin Noise: A Procedural Generation Algorithm": 1D octaves and the
 /// heightmaps of Figures 8 and 9.
@@ -61,12 +72,13 @@ pub(super) fn raouf(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliErr
 
     let mut sums = Vec::new();
     let mut peak: f64 = 0.0;
-    for (k, fig, colour, weight) in [
-        (1, None, CONTEXT, 0.75),
-        (2, Some(12), PALETTE[0], 1.0),
-        (3, Some(13), PALETTE[2], 1.0),
-        (8, Some(14), PALETTE[1], 1.0),
-    ] {
+    let styles = [
+        (None, CONTEXT, 0.75),
+        (Some(12), PALETTE[0], 1.0),
+        (Some(13), PALETTE[2], 1.0),
+        (Some(14), PALETTE[1], 1.0),
+    ];
+    for (k, (fig, colour, weight)) in OCTAVE_SUMS.into_iter().zip(styles) {
         let f = if k == 8 { eight.clone() } else { line(k)? };
         let points = curve(0.0, LINE_X, |x| f.get([x]));
         peak = points.iter().fold(peak, |m, p| m.max(p.1.abs()));
@@ -98,7 +110,10 @@ pub(super) fn raouf(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliErr
         n,
         "perlin-1d-octaves.png",
         "perlin-1d-octaves.svg",
-        "Plot of the sums of 1, 2, 3 and 8 octaves of 1D Perlin noise over x from 0 to 3",
+        &format!(
+            "Plot of the sums of {} octaves of 1D Perlin noise over x from 0 to 3",
+            octave_sums_text()
+        ),
     )?;
 
     let base = Noise::<2>::new(NoiseKind::Perlin, seed);
@@ -160,10 +175,11 @@ pub(super) fn raouf(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliErr
                       overall shape."
                 .into(),
             params: format!(
-                "The {} for 1, 2, 3 and 8 octaves (the sums share their octaves, so each curve \
-                 adds detail to the previous one); {LINE_SAMPLES} segments per curve, drawn \
-                 with plotters.",
-                fbm_code(8).replace(", 8 octaves", "")
+                "The {} for {} octaves (the sums share their octaves, so each curve adds \
+                 detail to the previous one); {LINE_SAMPLES} segments per curve, drawn with \
+                 plotters.",
+                fbm_code(8).replace(", 8 octaves", ""),
+                octave_sums_text()
             ),
         },
         Figure {
@@ -210,4 +226,16 @@ pub(super) fn raouf(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliErr
             .into(),
         figures,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_names_the_octave_counts_drawn() {
+        assert_eq!(octave_sums_text(), "1, 2, 3 and 8");
+        let line = format!("sums of {} octaves", octave_sums_text());
+        assert!(super::super::DETAILS.contains(&line), "{line}");
+    }
 }
