@@ -181,13 +181,17 @@ pub struct SampleArgs {
     #[arg(long)]
     pub gradient: bool,
 
+    /// The seed [default: 0]
+    ///
     /// The seed of a family noise or noise stack, any integer from -2^63 to
-    /// 2^64-1 [default: 0, or the config's].
+    /// 2^64-1; -n is the seed 2^64-n [default: 0, or the config's].
     #[arg(long, short = 's', value_name = "N", value_parser = parse_seed)]
     pub seed: Option<u64>,
 
-    /// Make a family noise tile, with these periods in lattice cells
-    /// (1..=65536), one per axis; their number fixes D. Simplex and
+    /// Make the noise tile, with these periods in lattice cells
+    ///
+    /// Periods in lattice cells (1..=65536), one per axis; their number
+    /// fixes D. Simplex and
     /// simplex-value tile in 1D-3D only, with an even y period in 2D. A
     /// noise stack tiles every period/frequency units.
     #[arg(
@@ -202,9 +206,10 @@ pub struct SampleArgs {
     #[arg(long = "f32")]
     pub f32: bool,
 
-    /// Lattice cells per world unit, a decimal or a fraction: the noise sees
-    /// the input coordinates times F (see `surflet help coordinates`)
-    /// [default: 1, or the config's].
+    /// Lattice cells per world unit [default: 1]
+    ///
+    /// A decimal or a fraction: the noise sees the input coordinates times F
+    /// (see `surflet help coordinates`) [default: 1, or the config's].
     #[arg(
         long,
         value_name = "F",
@@ -214,8 +219,10 @@ pub struct SampleArgs {
     )]
     pub frequency: Option<f64>,
 
-    /// noise, when NAME does not give it (curl2, curl3, or no NAME with
-    /// --config) [default: simplex].
+    /// The noise kind, when NAME does not give it
+    ///
+    /// value, perlin, simplex or simplex-value, for curl2, curl3, or no NAME
+    /// with --config [default: simplex, or the config's].
     #[arg(long, short = 'n', value_name = "KIND", value_parser = stack_args::noise_kind(), hide_possible_values = true, help_heading = "Noise stack")]
     pub noise: Option<NoiseKind>,
 
@@ -559,7 +566,9 @@ pub fn run(args: &SampleArgs, input: impl Read, output: impl Write) -> Result<()
         // A CSV header names the columns; only the first line can be one.
         let first = !seen_line;
         seen_line = true;
-        if first && is_header(&fields[..count]) {
+        // (A line of more fields than any noise takes is no header: it is
+        // refused below, with its count.)
+        if first && count <= MAX_COLUMNS && is_header(&fields[..count]) {
             continue;
         }
         let s = match &sampler {

@@ -363,6 +363,12 @@ fn sample_skips_a_csv_header() {
     assert_eq!(sample_ok(&["simplex"], "nan,inf\n").trim(), "NaN");
     let (_, err) = fails(&["sample", "simplex"], "1,2\nx,y\n", 1);
     assert!(err.contains("line 2"), "{err}");
+    // More fields than any noise takes, first line: an input error naming
+    // the count, not a header and not a crash (found by the fuzzer).
+    let (_, err) = fails(&["sample", "perlin2002-java"], ",,,,$,,,,\n", 1);
+    assert!(err.contains("line 1"), "{err}");
+    let (_, err) = fails(&["sample", "simplex"], "a,b,c,d,e,f,g,h,i\n", 1);
+    assert!(err.contains("line 1"), "{err}");
 }
 
 /// The README's first command, run twice as a user tweaking a look does.

@@ -352,7 +352,7 @@ fn intro(n: u32, seed: u64) -> String {
          the others use the surflet family with seed {seed}.</p>\n\
          <p>Pixel <i>(i, j)</i> of an <i>N</i>&times;<i>N</i> noise panel with <i>F</i> \
          lattice units across samples <i>x = (i&middot;F)/N</i>, <i>y = (j&middot;F)/N</i> \
-         (its top-left corner), exactly as <code>surflet render --frequency F/N</code> does, \
+         (its top-left corner), exactly as <code>surflet render --scale F/N</code> does, \
          and values map from [&minus;1, 1] to black&hellip;white (or along the terrain ramp), \
          clamped.</p>",
         env!("CARGO_PKG_VERSION")

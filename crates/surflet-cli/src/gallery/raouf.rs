@@ -215,7 +215,7 @@ pub(super) fn raouf(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliErr
             params: format!(
                 "<code>Noise::&lt;2&gt;::new(NoiseKind::Perlin, {seed})</code>, {tf} lattice \
                  units across; the same image as <code>surflet render terrain.png --noise \
-                 perlin --seed {seed} --size {n} --frequency {tf}/{n} --ramp terrain</code>."
+                 perlin --seed {seed} --size {n} --scale {tf}/{n} --ramp terrain</code>."
             ),
         },
     ];

@@ -85,7 +85,7 @@ impl Staged {
         match result {
             Ok(_) => Ok(()),
             Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => Err(format!(
-                "{} appeared while rendering; not replacing it (use --overwrite)",
+                "{} appeared while rendering; not replacing it (--no-clobber)",
                 target.display()
             )),
             Err(e) => Err(format!("cannot create {}: {}", target.display(), e.error)),

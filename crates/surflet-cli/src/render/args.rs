@@ -98,7 +98,6 @@ pub struct RenderArgs {
     /// (see `surflet help coordinates`) [default: 1, or the config's].
     #[arg(
         long,
-        alias = "noise-frequency",
         value_name = "F",
         allow_hyphen_values = true,
         value_parser = stack_args::parse_frequency,
