@@ -13,7 +13,7 @@ use crate::look::Look;
 use crate::names::{self, Extra, NoiseName, Precision};
 use crate::stack_args::{self, Base, Resolved, StackArgs, StagedConfig};
 use crate::stack_field::{CurlField, StackField};
-use crate::units::parse_seed;
+use crate::units::{parse_period, parse_seed};
 
 /// The most columns any noise takes (`pnoise1234` in 4D).
 const MAX_COLUMNS: usize = 8;
@@ -238,12 +238,6 @@ pub struct SampleArgs {
     // Boxed so that `Command` stays small (the group is large).
     #[command(flatten)]
     pub stack: Box<StackArgs>,
-}
-
-fn parse_period(s: &str) -> Result<u32, String> {
-    s.trim()
-        .parse::<u32>()
-        .map_err(|_| format!("{:?} is not a period (a positive integer)", s.trim()))
 }
 
 /// Checks the option combinations clap cannot express for a named noise:

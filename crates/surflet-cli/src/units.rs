@@ -95,6 +95,14 @@ pub fn short(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// Parses a period in lattice cells; the library checks its range, naming
+/// the axis.
+pub fn parse_period(s: &str) -> Result<u32, String> {
+    s.trim()
+        .parse::<u32>()
+        .map_err(|_| format!("{:?} is not a period (a positive integer)", s.trim()))
+}
+
 /// Parses a finite number (negative numbers included).
 pub fn parse_finite(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {

@@ -8,7 +8,7 @@ use surflet::NoiseKind;
 use crate::imaging::color::{NormalFormat, Ramp};
 use crate::imaging::encode::Format;
 use crate::stack_args::{self, StackArgs};
-use crate::units::{Ratio, Size, parse_finite, parse_ratio, parse_seed, parse_size};
+use crate::units::{Ratio, Size, parse_finite, parse_period, parse_ratio, parse_seed, parse_size};
 
 /// What the pixels show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -33,12 +33,6 @@ pub enum TimeAxis {
     /// The fourth coordinate.
     #[value(name = "w")]
     W,
-}
-
-pub(crate) fn parse_period(s: &str) -> Result<u32, String> {
-    s.trim()
-        .parse::<u32>()
-        .map_err(|_| format!("{:?} is not a period (a positive integer)", s.trim()))
 }
 
 fn parse_ramp(s: &str) -> Result<String, String> {
