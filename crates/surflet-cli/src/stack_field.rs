@@ -2,7 +2,7 @@
 //! library fixes it at compile time, the command line learns it from the
 //! input's columns or the image's slice.
 
-use surflet::{Curl, Error, Evaluator, FractalKind, Stack};
+use surflet::{Curl, Error, Evaluator, FractalKind, Grid, Stack};
 
 use crate::eval::Eval;
 
@@ -47,16 +47,6 @@ impl StackField {
                 });
             }
         })
-    }
-
-    /// The dimension.
-    pub fn dims(&self) -> usize {
-        match self {
-            StackField::D1(_) => 1,
-            StackField::D2(_) => 2,
-            StackField::D3(_) => 3,
-            StackField::D4(_) => 4,
-        }
     }
 
     /// The documented interval of the values: `[-B, B]` with `B` the
@@ -104,32 +94,34 @@ impl StackField {
         each_dim!(self, e => go(e, x, f32, gradient))
     }
 
-    /// Batch evaluation in `f64` for `render`: values to `out` and, if asked,
-    /// the partial derivatives to the first `D` gradient slices.
-    pub fn fill_row(
+    /// Grid evaluation in `f64` for `render`: the grid of the first `D`
+    /// coordinate lists (x fastest), values to `out` and, if asked, the
+    /// partial derivatives to the first `D` gradient slices.
+    pub fn fill_grid(
         &self,
-        coords: [&[f64]; 4],
+        axes: [&[f64]; 4],
         out: &mut [f64],
         gradient: Option<[&mut [f64]; 4]>,
     ) -> Result<(), Error> {
         fn go<const D: usize>(
             e: &Evaluator<D>,
-            coords: [&[f64]; 4],
+            axes: [&[f64]; 4],
             out: &mut [f64],
             gradient: Option<[&mut [f64]; 4]>,
         ) -> Result<(), Error> {
-            let c: [&[f64]; D] = std::array::from_fn(|a| coords[a]);
+            let grid = Grid::from_axes(std::array::from_fn(|a| axes[a].to_vec()))?;
             match gradient {
-                None => e.fill(c, out),
+                None => e.grid(&grid, out)?,
                 Some(g) => {
                     let mut g = g.into_iter();
                     let g: [&mut [f64]; D] =
                         std::array::from_fn(|_| g.next().expect("four gradient slices"));
-                    e.fill_gradient(c, out, g)
+                    e.grid_gradient(&grid, out, g)?
                 }
-            }
+            };
+            Ok(())
         }
-        each_dim!(self, e => go(e, coords, out, gradient))
+        each_dim!(self, e => go(e, axes, out, gradient))
     }
 }
 

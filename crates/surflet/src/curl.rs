@@ -19,13 +19,14 @@
 //! ASCII "CURLCURL"), with the same parameters and period. In 2D the one
 //! potential is the given fractal itself.
 
+use crate::batch::{self, Lanes, Source, Work};
 use crate::error::Error;
 use crate::float::Float;
 use crate::fractal::Fractal;
-use crate::program::{Cached, Lanes, Lazy, Program, check_batch, chunk_loop, layer_lanes};
+use crate::program::{Cached, Lazy, Program, layer_lanes};
 use crate::seed::{CURL_SALT, derive};
 use crate::simd::scalar::Scalar;
-use crate::simd::{Isa, Op, Simd};
+use crate::simd::{Isa, Simd};
 
 /// A curl-noise vector field in 2D or 3D.
 ///
@@ -128,15 +129,10 @@ impl<const D: usize> Curl<D> {
         out: [&mut [F]; D],
     ) -> Result<(), Error> {
         let outs: Vec<&mut [F]> = out.into_iter().collect();
-        check_batch(isa, &coords, &outs)?;
-        F::dispatch(
-            isa,
-            CurlOp {
-                prog: &self.program,
-                coords,
-                outs,
-            },
-        );
+        let n = outs[0].len();
+        batch::check(isa, n, &outs)?;
+        batch::check_coords(&coords, n)?;
+        batch::drive(self, isa, false, Work::Points(coords), outs);
         Ok(())
     }
 }
@@ -174,26 +170,19 @@ impl<S: Simd, const D: usize, O: crate::program::Octs<S>> Lanes<S, D> for CurlLa
     }
 }
 
-struct CurlOp<'a, F, const D: usize> {
-    prog: &'a Program<D>,
-    coords: [&'a [F]; D],
-    outs: Vec<&'a mut [F]>,
-}
-
-impl<F: Float, const D: usize> Op<F> for CurlOp<'_, F, D> {
-    type Output = ();
-
+impl<F: Float, const D: usize> Source<F, D> for Curl<D> {
     #[inline(always)]
-    fn run<S: Simd<E = F>>(self, s: S) {
-        let CurlOp {
-            prog,
-            coords,
-            mut outs,
-        } = self;
+    fn run<S: Simd<E = F>>(
+        &self,
+        s: S,
+        _grad: bool,
+        work: Work<'_, F, D>,
+        outs: &mut [&mut [F]],
+    ) -> (F, F) {
         let l = CurlLanes {
-            prog,
-            octs: Cached::new(s, &prog.octaves),
+            prog: &self.program,
+            octs: Cached::new(s, &self.program.octaves),
         };
-        chunk_loop(s, &l, coords, &mut outs);
+        batch::exec(s, &l, work, outs)
     }
 }

@@ -65,6 +65,10 @@ pub trait Float:
     const ONE: Self;
     /// Not a number.
     const NAN: Self;
+    /// +∞.
+    const INFINITY: Self;
+    /// −∞.
+    const NEG_INFINITY: Self;
     /// The largest finite value.
     const MAX: Self;
     /// Bits of precision in the significand, counting the implicit bit
@@ -97,6 +101,8 @@ macro_rules! impl_float {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const NAN: Self = <$t>::NAN;
+            const INFINITY: Self = <$t>::INFINITY;
+            const NEG_INFINITY: Self = <$t>::NEG_INFINITY;
             const MAX: Self = <$t>::MAX;
             const PRECISION: u32 = $prec;
             const NAME: &'static str = stringify!($t);

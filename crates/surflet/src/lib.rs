@@ -32,10 +32,12 @@
 //! ```
 #![cfg_attr(not(test), warn(missing_docs))]
 
+mod batch;
 pub mod curl;
 mod error;
 mod float;
 pub mod fractal;
+mod grid;
 mod kernel;
 mod noise;
 mod program;
@@ -47,6 +49,7 @@ pub mod warp;
 
 pub use error::Error;
 pub use float::Float;
+pub use grid::{Bounds, Grid};
 pub use noise::{MAX_PERIOD, Noise, NoiseKind, Sample};
 pub use simd::Isa;
 

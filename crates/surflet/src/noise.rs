@@ -1,11 +1,13 @@
 //! The surflet noise family: the public [`Noise`] type.
 
+use crate::batch::{self, Lanes, Source, Work};
 use crate::error::Error;
 use crate::float::Float;
+use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
 use crate::kernel::select::{Kernel, PerlinK, SimplexK, SimplexValueK, ValueK};
 use crate::simd::scalar::Scalar;
-use crate::simd::{Isa, Op, Simd};
+use crate::simd::{Isa, Simd};
 
 /// The four noises of the surflet family.
 ///
@@ -269,43 +271,68 @@ impl<const D: usize> Noise<D> {
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<(), Error> {
-        if !isa.is_available() {
-            return Err(Error::Parameter {
-                name: "isa".into(),
-                reason: format!("{} is not supported by this CPU", isa.name()),
-            });
-        }
         let n = out.len();
-        for (a, c) in coords.iter().enumerate() {
-            if c.len() != n {
-                return Err(Error::Length {
-                    what: format!("coordinate slice {a}"),
-                    expected: n,
-                    found: c.len(),
-                });
-            }
-        }
-        if let Some(g) = &gradient {
-            for (a, c) in g.iter().enumerate() {
-                if c.len() != n {
-                    return Err(Error::Length {
-                        what: format!("gradient slice {a}"),
-                        expected: n,
-                        found: c.len(),
-                    });
-                }
-            }
-        }
-        F::dispatch(
-            isa,
-            FillOp {
-                noise: self,
-                coords,
-                out,
-                gradient,
-            },
-        );
+        let grad = gradient.is_some();
+        let outs = batch_outs(out, gradient);
+        batch::check(isa, n, &outs)?;
+        batch::check_coords(&coords, n)?;
+        batch::drive(self, isa, grad, Work::Points(coords), outs);
         Ok(())
+    }
+
+    /// Fills `out` with the values at the points of `grid` (x fastest, see
+    /// [`Grid`]) and returns their [`Bounds`]. The same bits as
+    /// [`get`](Self::get) at [`grid.point(i)`](Grid::point), on every
+    /// instruction set and thread count. `out` must hold `grid.len()` values.
+    ///
+    /// ```
+    /// use surflet::{Grid, Noise, NoiseKind};
+    /// let n = Noise::<3>::new(NoiseKind::Perlin, 5);
+    /// let grid = Grid::uniform([0.0f64; 3], [0.1; 3], [40, 30, 20])?;
+    /// let mut out = vec![0.0; grid.len()];
+    /// let b = n.grid(&grid, &mut out)?;
+    /// assert_eq!(out[1234], n.get(grid.point(1234)));
+    /// assert!(b.min <= out[1234] && out[1234] <= b.max);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub fn grid<F: Float>(&self, grid: &Grid<F, D>, out: &mut [F]) -> Result<Bounds<F>, Error> {
+        self.grid_on(Isa::detect(), grid, out, None)
+    }
+
+    /// Like [`grid`](Self::grid), also writing the partial derivatives to
+    /// `gradient[axis]`: the same bits as [`sample`](Self::sample).
+    pub fn grid_gradient<F: Float>(
+        &self,
+        grid: &Grid<F, D>,
+        out: &mut [F],
+        gradient: [&mut [F]; D],
+    ) -> Result<Bounds<F>, Error> {
+        self.grid_on(Isa::detect(), grid, out, Some(gradient))
+    }
+
+    /// [`grid`](Self::grid) or [`grid_gradient`](Self::grid_gradient) on a
+    /// chosen instruction set (every one gives the same bits). Fails if the
+    /// CPU lacks `isa`.
+    pub fn grid_on<F: Float>(
+        &self,
+        isa: Isa,
+        grid: &Grid<F, D>,
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<Bounds<F>, Error> {
+        let grad = gradient.is_some();
+        let outs = batch_outs(out, gradient);
+        batch::check(isa, grid.len(), &outs)?;
+        Ok(batch::grid_bounds(batch::drive(
+            self,
+            isa,
+            grad,
+            Work::Grid {
+                axes: grid.axes(),
+                start: 0,
+            },
+            outs,
+        )))
     }
 
     pub(crate) fn period4(&self) -> [u32; 4] {
@@ -343,92 +370,79 @@ impl<const D: usize> Noise<D> {
     }
 }
 
-struct FillOp<'a, F, const D: usize> {
-    noise: &'a Noise<D>,
-    coords: [&'a [F]; D],
+/// The output slices of a batch call: the values, then the gradient.
+pub(crate) fn batch_outs<'a, F, const D: usize>(
     out: &'a mut [F],
     gradient: Option<[&'a mut [F]; D]>,
+) -> Vec<&'a mut [F]> {
+    let mut outs = vec![out];
+    if let Some(g) = gradient {
+        outs.extend(g);
+    }
+    outs
 }
 
-impl<F: Float, const D: usize> Op<F> for FillOp<'_, F, D> {
-    type Output = ();
+/// A noise kernel on lanes, with or without the gradient.
+struct NoiseLanes<'a, S: Simd, K, const GRAD: bool> {
+    field: &'a Field<S>,
+    kernel: K,
+}
 
+impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
+    for NoiseLanes<'_, S, K, GRAD>
+{
     #[inline(always)]
-    fn run<S: Simd<E = F>>(self, s: S) {
-        let field = Field::new(s, self.noise.key, self.noise.period4());
-        let FillOp {
-            noise,
-            coords,
-            out,
-            gradient,
-        } = self;
+    fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]) {
+        let _ = self.kernel;
+        let (v, g) = K::eval(s, self.field, p);
+        r[0] = v;
+        if GRAD {
+            // Not `copy_from_slice`: on vector lanes it compiles to an
+            // out-of-line memcpy in the hot loop.
+            #[allow(clippy::manual_memcpy)]
+            for a in 0..D {
+                r[1 + a] = g[a];
+            }
+        }
+    }
+}
+
+impl<F: Float, const D: usize> Source<F, D> for Noise<D> {
+    #[inline(always)]
+    fn run<S: Simd<E = F>>(
+        &self,
+        s: S,
+        grad: bool,
+        work: Work<'_, F, D>,
+        outs: &mut [&mut [F]],
+    ) -> (F, F) {
+        let field = Field::new(s, self.key, self.period4());
         macro_rules! go {
-            ($k:ty) => {
-                match gradient {
-                    None => fill_loop::<S, D, $k, false>(s, &field, coords, out, None),
-                    Some(g) => fill_loop::<S, D, $k, true>(s, &field, coords, out, Some(g)),
+            ($k:expr) => {
+                if grad {
+                    let l = NoiseLanes::<S, _, true> {
+                        field: &field,
+                        kernel: $k,
+                    };
+                    batch::exec(s, &l, work, outs)
+                } else {
+                    let l = NoiseLanes::<S, _, false> {
+                        field: &field,
+                        kernel: $k,
+                    };
+                    batch::exec(s, &l, work, outs)
                 }
             };
         }
-        match (noise.kind, noise.period.is_some()) {
-            (NoiseKind::Value, false) => go!(ValueK<false>),
-            (NoiseKind::Value, true) => go!(ValueK<true>),
-            (NoiseKind::Perlin, false) => go!(PerlinK<false>),
-            (NoiseKind::Perlin, true) => go!(PerlinK<true>),
-            (NoiseKind::Simplex, false) => go!(SimplexK<false>),
-            (NoiseKind::Simplex, true) => go!(SimplexK<true>),
-            (NoiseKind::SimplexValue, false) => go!(SimplexValueK<false>),
-            (NoiseKind::SimplexValue, true) => go!(SimplexValueK<true>),
-        }
-    }
-}
-
-/// The batch loop: full vectors, then the tail padded with zeros into one more
-/// vector, so every point goes through the same kernel.
-#[inline(always)]
-fn fill_loop<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool>(
-    s: S,
-    field: &Field<S>,
-    coords: [&[S::E]; D],
-    out: &mut [S::E],
-    mut gradient: Option<[&mut [S::E]; D]>,
-) {
-    let n = out.len();
-    let l = S::LANES;
-    let mut i = 0;
-    while i + l <= n {
-        let mut p = [s.zero(); D];
-        for a in 0..D {
-            p[a] = s.load(&coords[a][i..]);
-        }
-        let (v, g) = K::eval(s, field, p);
-        s.store(v, &mut out[i..]);
-        if GRAD && let Some(gr) = gradient.as_mut() {
-            for a in 0..D {
-                s.store(g[a], &mut gr[a][i..]);
-            }
-        }
-        i += l;
-    }
-    if i < n {
-        let rest = n - i;
-        let mut buf = [[S::E::ZERO; 16]; D];
-        for a in 0..D {
-            buf[a][..rest].copy_from_slice(&coords[a][i..]);
-        }
-        let mut p = [s.zero(); D];
-        for a in 0..D {
-            p[a] = s.load(&buf[a]);
-        }
-        let (v, g) = K::eval(s, field, p);
-        let mut tmp = [S::E::ZERO; 16];
-        s.store(v, &mut tmp);
-        out[i..].copy_from_slice(&tmp[..rest]);
-        if GRAD && let Some(gr) = gradient.as_mut() {
-            for a in 0..D {
-                s.store(g[a], &mut tmp);
-                gr[a][i..].copy_from_slice(&tmp[..rest]);
-            }
+        match (self.kind, self.period.is_some()) {
+            (NoiseKind::Value, false) => go!(ValueK::<false>),
+            (NoiseKind::Value, true) => go!(ValueK::<true>),
+            (NoiseKind::Perlin, false) => go!(PerlinK::<false>),
+            (NoiseKind::Perlin, true) => go!(PerlinK::<true>),
+            (NoiseKind::Simplex, false) => go!(SimplexK::<false>),
+            (NoiseKind::Simplex, true) => go!(SimplexK::<true>),
+            (NoiseKind::SimplexValue, false) => go!(SimplexValueK::<false>),
+            (NoiseKind::SimplexValue, true) => go!(SimplexValueK::<true>),
         }
     }
 }

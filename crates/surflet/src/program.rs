@@ -18,13 +18,16 @@
 // iterator adaptors are avoided in hot code, see kernel/mod.rs).
 #![allow(clippy::needless_range_loop)]
 
+use crate::batch::{self, Lanes, Source, Work};
 use crate::error::Error;
 use crate::float::Float;
 use crate::fractal::FractalKind;
+use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
+use crate::noise::batch_outs;
 use crate::noise::{Noise, Sample};
 use crate::simd::scalar::Scalar;
-use crate::simd::{Isa, Op, Simd};
+use crate::simd::{Isa, Simd};
 
 /// One octave: its noise (seed, kind, period), the factor applied to the
 /// layer's input coordinates, the offset added after it, and its amplitude.
@@ -110,58 +113,34 @@ impl<const D: usize> Program<D> {
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<(), Error> {
+        let n = out.len();
         let grad = gradient.is_some();
-        let mut outs: Vec<&mut [F]> = vec![out];
-        if let Some(g) = gradient {
-            outs.extend(g);
-        }
-        check_batch(isa, &coords, &outs)?;
-        F::dispatch(
-            isa,
-            FillOp {
-                prog: self,
-                coords,
-                outs,
-                grad,
-            },
-        );
+        let outs = batch_outs(out, gradient);
+        batch::check(isa, n, &outs)?;
+        batch::check_coords(&coords, n)?;
+        batch::drive(self, isa, grad, Work::Points(coords), outs);
         Ok(())
     }
-}
 
-/// Checks that `isa` is available and every slice has the first output's
-/// length.
-pub(crate) fn check_batch<F, const D: usize>(
-    isa: Isa,
-    coords: &[&[F]; D],
-    outs: &[&mut [F]],
-) -> Result<(), Error> {
-    if !Isa::available().contains(&isa) {
-        return Err(Error::Parameter {
-            name: "isa".into(),
-            reason: format!("{} is not supported by this CPU", isa.name()),
-        });
+    /// Grid evaluation on `isa`, values to `out` and, if asked, the gradient.
+    pub(crate) fn grid_on<F: Float>(
+        &self,
+        isa: Isa,
+        grid: &Grid<F, D>,
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<Bounds<F>, Error> {
+        let grad = gradient.is_some();
+        let outs = batch_outs(out, gradient);
+        batch::check(isa, grid.len(), &outs)?;
+        let work = Work::Grid {
+            axes: grid.axes(),
+            start: 0,
+        };
+        Ok(batch::grid_bounds(batch::drive(
+            self, isa, grad, work, outs,
+        )))
     }
-    let n = outs[0].len();
-    for (a, c) in coords.iter().enumerate() {
-        if c.len() != n {
-            return Err(Error::Length {
-                what: format!("coordinate slice {a}"),
-                expected: n,
-                found: c.len(),
-            });
-        }
-    }
-    for (k, o) in outs.iter().enumerate().skip(1) {
-        if o.len() != n {
-            return Err(Error::Length {
-                what: format!("output slice {k}"),
-                expected: n,
-                found: o.len(),
-            });
-        }
-    }
-    Ok(())
 }
 
 /// One octave's parameters in lanes.
@@ -460,12 +439,6 @@ pub(crate) fn program_lanes<S: Simd, const D: usize, O: Octs<S>, const GRAD: boo
     }
 }
 
-/// Something evaluated per lane with up to five outputs (a value and four
-/// derivatives, or a curl vector).
-pub(crate) trait Lanes<S: Simd, const D: usize> {
-    fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]);
-}
-
 struct ProgLanes<'a, S: Simd, const D: usize, const GRAD: bool> {
     prog: &'a Program<D>,
     octs: Cached<S>,
@@ -487,75 +460,22 @@ impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S,
     }
 }
 
-struct FillOp<'a, F, const D: usize> {
-    prog: &'a Program<D>,
-    coords: [&'a [F]; D],
-    outs: Vec<&'a mut [F]>,
-    grad: bool,
-}
-
-impl<F: Float, const D: usize> Op<F> for FillOp<'_, F, D> {
-    type Output = ();
-
+impl<F: Float, const D: usize> Source<F, D> for Program<D> {
     #[inline(always)]
-    fn run<S: Simd<E = F>>(self, s: S) {
-        let FillOp {
-            prog,
-            coords,
-            mut outs,
-            grad,
-        } = self;
-        let octs = Cached::new(s, &prog.octaves);
+    fn run<S: Simd<E = F>>(
+        &self,
+        s: S,
+        grad: bool,
+        work: Work<'_, F, D>,
+        outs: &mut [&mut [F]],
+    ) -> (F, F) {
+        let octs = Cached::new(s, &self.octaves);
         if grad {
-            let l = ProgLanes::<S, D, true> { prog, octs };
-            chunk_loop(s, &l, coords, &mut outs);
+            let l = ProgLanes::<S, D, true> { prog: self, octs };
+            batch::exec(s, &l, work, outs)
         } else {
-            let l = ProgLanes::<S, D, false> { prog, octs };
-            chunk_loop(s, &l, coords, &mut outs);
-        }
-    }
-}
-
-/// The batch loop: full vectors, then the tail padded with zeros into one
-/// more vector, so every point goes through the same code. Writes output `k`
-/// of each evaluation to `outs[k]`.
-#[inline(always)]
-pub(crate) fn chunk_loop<S: Simd, const D: usize, L: Lanes<S, D>>(
-    s: S,
-    lanes: &L,
-    coords: [&[S::E]; D],
-    outs: &mut [&mut [S::E]],
-) {
-    let n = outs[0].len();
-    let l = S::LANES;
-    let mut r = [s.zero(); 5];
-    let mut i = 0;
-    while i + l <= n {
-        let mut p = [s.zero(); D];
-        for a in 0..D {
-            p[a] = s.load(&coords[a][i..]);
-        }
-        lanes.eval(s, p, &mut r);
-        for (k, o) in outs.iter_mut().enumerate() {
-            s.store(r[k], &mut o[i..]);
-        }
-        i += l;
-    }
-    if i < n {
-        let rest = n - i;
-        let mut buf = [[S::E::ZERO; 16]; D];
-        for a in 0..D {
-            buf[a][..rest].copy_from_slice(&coords[a][i..]);
-        }
-        let mut p = [s.zero(); D];
-        for a in 0..D {
-            p[a] = s.load(&buf[a]);
-        }
-        lanes.eval(s, p, &mut r);
-        let mut tmp = [S::E::ZERO; 16];
-        for (k, o) in outs.iter_mut().enumerate() {
-            s.store(r[k], &mut tmp);
-            o[i..].copy_from_slice(&tmp[..rest]);
+            let l = ProgLanes::<S, D, false> { prog: self, octs };
+            batch::exec(s, &l, work, outs)
         }
     }
 }
@@ -615,6 +535,46 @@ macro_rules! field_methods {
                 gradient: Option<[&mut [F]; D]>,
             ) -> Result<(), $crate::Error> {
                 self.program.fill_on(isa, coords, out, gradient)
+            }
+
+            /// Fills `out` with the values at the points of `grid` (x
+            /// fastest, see [`Grid`](crate::Grid)) and returns their
+            /// [`Bounds`](crate::Bounds): the same bits as [`get`](Self::get)
+            /// at each [`Grid::point`](crate::Grid::point), on every
+            /// instruction set and thread count. `out` must hold
+            /// `grid.len()` values.
+            pub fn grid<F: $crate::Float>(
+                &self,
+                grid: &$crate::Grid<F, D>,
+                out: &mut [F],
+            ) -> Result<$crate::Bounds<F>, $crate::Error> {
+                self.program.grid_on($crate::Isa::detect(), grid, out, None)
+            }
+
+            /// Like [`grid`](Self::grid), also writing the partial
+            /// derivatives to `gradient[axis]`; the same bits as
+            /// [`sample`](Self::sample).
+            pub fn grid_gradient<F: $crate::Float>(
+                &self,
+                grid: &$crate::Grid<F, D>,
+                out: &mut [F],
+                gradient: [&mut [F]; D],
+            ) -> Result<$crate::Bounds<F>, $crate::Error> {
+                self.program
+                    .grid_on($crate::Isa::detect(), grid, out, Some(gradient))
+            }
+
+            /// [`grid`](Self::grid) or [`grid_gradient`](Self::grid_gradient)
+            /// on a chosen instruction set (every one gives the same bits).
+            /// Fails if the CPU lacks `isa`.
+            pub fn grid_on<F: $crate::Float>(
+                &self,
+                isa: $crate::Isa,
+                grid: &$crate::Grid<F, D>,
+                out: &mut [F],
+                gradient: Option<[&mut [F]; D]>,
+            ) -> Result<$crate::Bounds<F>, $crate::Error> {
+                self.program.grid_on(isa, grid, out, gradient)
             }
         }
     };

@@ -5,27 +5,26 @@
 //! warps, loaded with `--config`) plugs in by implementing it for the
 //! stack's evaluator; nothing else in the renderer has to change.
 
-/// A scalar field over 2D, 3D or 4D space, evaluated a row at a time.
+/// A scalar field over 2D, 3D or 4D space, evaluated a grid (a band of rows) at a time.
 ///
 /// Implementations must be deterministic: the tiling and normal-map
 /// guarantees of `render` rest on the field returning the same bits for the
 /// same point.
 pub trait Field: Sync {
-    /// The dimension of the space: 2, 3 or 4.
-    fn dims(&self) -> usize;
-
     /// The interval the values are documented to lie in. The default mapping
     /// stretches it onto the full pixel range.
     fn range(&self) -> (f64, f64);
 
-    /// Evaluates at `(coords[0][i], coords[1][i], ...)` for each `i`,
-    /// writing values to `out`. Only the first [`dims`](Self::dims)
-    /// coordinate slices are read. With `gradient`, also writes the partial
-    /// derivatives; entries 0 and 1 (x and y) are the ones the renderer uses,
-    /// the others are scratch space of the same length.
-    fn fill_row(
+    /// Evaluates on the grid of the coordinate lists `axes` (x fastest:
+    /// entry `i + nx·j` of `out` is the point `(axes[0][i], axes[1][j],
+    /// axes[2][0], axes[3][0])`), writing values to `out`. Only the first
+    /// [`dims`](Self::dims) axes are read, and those past y hold one
+    /// coordinate. With `gradient`, also writes the partial derivatives;
+    /// entries 0 and 1 (x and y) are the ones the renderer uses, the others
+    /// are scratch space of the same length.
+    fn fill_grid(
         &self,
-        coords: [&[f64]; 4],
+        axes: [&[f64]; 4],
         out: &mut [f64],
         gradient: Option<[&mut [f64]; 4]>,
     ) -> Result<(), String>;
@@ -33,21 +32,17 @@ pub trait Field: Sync {
 
 /// A surflet family noise in 2, 3 or 4 dimensions.
 impl Field for crate::stack_field::StackField {
-    fn dims(&self) -> usize {
-        crate::stack_field::StackField::dims(self)
-    }
-
     fn range(&self) -> (f64, f64) {
         crate::stack_field::StackField::range(self)
     }
 
-    fn fill_row(
+    fn fill_grid(
         &self,
-        coords: [&[f64]; 4],
+        axes: [&[f64]; 4],
         out: &mut [f64],
         gradient: Option<[&mut [f64]; 4]>,
     ) -> Result<(), String> {
-        crate::stack_field::StackField::fill_row(self, coords, out, gradient)
+        crate::stack_field::StackField::fill_grid(self, axes, out, gradient)
             .map_err(|e| e.to_string())
     }
 }

@@ -12,26 +12,12 @@ use crate::imaging::color::{self, Mapping};
 use crate::imaging::encode::{self, Format, Pixels, PngLayout, Sink};
 use crate::imaging::output::{self, Guarded};
 
-/// Per-thread row buffers.
-struct Scratch {
-    coords: [Vec<f64>; 3],
-    values: Vec<f64>,
-    gradient: [Vec<f64>; 4],
-}
-
-impl Scratch {
-    fn new(width: usize, gradient: bool) -> Scratch {
-        let g = if gradient { width } else { 0 };
-        Scratch {
-            coords: std::array::from_fn(|_| vec![0.0; width]),
-            values: vec![0.0; width],
-            gradient: std::array::from_fn(|_| vec![0.0; g]),
-        }
-    }
-}
+/// Pixels per band: the unit of progress and of Ctrl-C checks. The library
+/// spreads each band over the threads.
+const BAND_PIXELS: usize = 1 << 16;
 
 /// Renders frame `k` into `frame` (row-major, [`Plan::channels`] samples per
-/// pixel), rows in parallel.
+/// pixel), a band of rows at a time.
 fn render_frame(
     plan: &Plan,
     xs: &[f64],
@@ -48,46 +34,42 @@ fn render_frame(
     let normal = matches!(plan.content, Content::Normal(_));
     let (sx, sy) = (plan.x.step.value(), plan.y.step.value());
     let field = &*plan.field;
-    let dims = field.dims();
-    frame
-        .par_chunks_mut(width * channels)
-        .enumerate()
-        .try_for_each_init(
-            || Scratch::new(width, normal),
-            |s, (j, row)| {
-                if output::interrupted() {
-                    return Err(Stop::Interrupted);
-                }
-                let [ys, zs, ws] = &mut s.coords;
-                ys.fill(plan.y.at(j as u64));
-                // Slices past the field's dimension are never read.
-                if dims >= 3 {
-                    zs.fill(zw[0]);
-                }
-                if dims >= 4 {
-                    ws.fill(zw[1]);
-                }
-                let coords = [xs, &ys[..], &zs[..], &ws[..]];
-                if normal {
-                    let [g0, g1, g2, g3] = &mut s.gradient;
-                    field.fill_row(coords, &mut s.values, Some([g0, g1, g2, g3]))?;
-                    // Chain rule: pixel-space slope = noise-space slope times
-                    // the noise distance between neighbouring pixels.
-                    for ((out, gx), gy) in row
-                        .chunks_exact_mut(2)
-                        .zip(&s.gradient[0])
-                        .zip(&s.gradient[1])
-                    {
-                        out[0] = gx * sx;
-                        out[1] = gy * sy;
+    let band_rows = (BAND_PIXELS / width).max(1);
+    let mut values = Vec::new();
+    let mut gradient: [Vec<f64>; 4] = Default::default();
+    for (b, band) in frame.chunks_mut(band_rows * width * channels).enumerate() {
+        if output::interrupted() {
+            return Err(Stop::Interrupted);
+        }
+        let rows = band.len() / (width * channels);
+        let j0 = (b * band_rows) as u64;
+        let ys: Vec<f64> = (j0..j0 + rows as u64).map(|j| plan.y.at(j)).collect();
+        let axes = [xs, &ys[..], &zw[..1], &zw[1..]];
+        if normal {
+            let n = rows * width;
+            resize(&mut values, n)?;
+            for g in &mut gradient {
+                resize(g, n)?;
+            }
+            let [g0, g1, g2, g3] = &mut gradient;
+            field.fill_grid(axes, &mut values, Some([g0, g1, g2, g3]))?;
+            // Chain rule: pixel-space slope = noise-space slope times the
+            // noise distance between neighbouring pixels.
+            band.par_chunks_mut(2 * width)
+                .zip(gradient[0].par_chunks(width))
+                .zip(gradient[1].par_chunks(width))
+                .for_each(|((out, gx), gy)| {
+                    for ((o, gx), gy) in out.chunks_exact_mut(2).zip(gx).zip(gy) {
+                        o[0] = gx * sx;
+                        o[1] = gy * sy;
                     }
-                } else {
-                    field.fill_row(coords, row, None)?;
-                }
-                progress.inc();
-                Ok(())
-            },
-        )
+                });
+        } else {
+            field.fill_grid(axes, band, None)?;
+        }
+        progress.inc(rows as u64);
+    }
+    Ok(())
 }
 
 /// The smallest and largest finite value of a frame, merged into `acc`.

@@ -55,9 +55,9 @@ impl Progress {
         }
     }
 
-    /// One more row rendered.
-    pub fn inc(&self) {
-        self.bar.inc(1);
+    /// `rows` more rows rendered.
+    pub fn inc(&self, rows: u64) {
+        self.bar.inc(rows);
     }
 
     /// A frame is being rendered.

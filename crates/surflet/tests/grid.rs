@@ -1,0 +1,371 @@
+//! Grid calls return exactly what single-point calls return at the grid's
+//! points, and parallel calls exactly what one thread returns: every noise,
+//! fractal, warp and stack, every dimension and precision, on odd sizes,
+//! negative and large origins and steps that are not powers of two.
+
+use surflet::{
+    Bounds, Error, Float, Fractal, FractalKind, FractalParams, Grid, Isa, Noise, NoiseKind, Sample,
+    Stack, Warp, WarpKind, WarpParams,
+};
+
+fn same<F: Float>(a: F, b: F) -> bool {
+    (a.is_nan() && b.is_nan()) || a.to_f64().to_bits() == b.to_f64().to_bits()
+}
+
+/// The grid entry points of every field type.
+trait GridField<const D: usize>: Sync {
+    fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D>;
+    fn grid_on<F: Float>(
+        &self,
+        isa: Isa,
+        grid: &Grid<F, D>,
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<Bounds<F>, Error>;
+    fn fill_on<F: Float>(
+        &self,
+        isa: Isa,
+        coords: [&[F]; D],
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<(), Error>;
+}
+
+macro_rules! grid_field {
+    ($t:ty) => {
+        impl<const D: usize> GridField<D> for $t {
+            fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
+                <$t>::sample(self, p)
+            }
+            fn grid_on<F: Float>(
+                &self,
+                isa: Isa,
+                grid: &Grid<F, D>,
+                out: &mut [F],
+                gradient: Option<[&mut [F]; D]>,
+            ) -> Result<Bounds<F>, Error> {
+                <$t>::grid_on(self, isa, grid, out, gradient)
+            }
+            fn fill_on<F: Float>(
+                &self,
+                isa: Isa,
+                coords: [&[F]; D],
+                out: &mut [F],
+                gradient: Option<[&mut [F]; D]>,
+            ) -> Result<(), Error> {
+                <$t>::fill_on(self, isa, coords, out, gradient)
+            }
+        }
+    };
+}
+grid_field!(Noise<D>);
+grid_field!(Fractal<D>);
+grid_field!(Warp<D>);
+grid_field!(surflet::Evaluator<D>);
+
+/// Runs a grid call, returning values, gradient and bounds.
+fn run<F: Float, const D: usize>(
+    field: &impl GridField<D>,
+    isa: Isa,
+    grid: &Grid<F, D>,
+    gradient: bool,
+) -> (Vec<F>, Vec<Vec<F>>, Bounds<F>) {
+    let n = grid.len();
+    let mut out = vec![F::ZERO; n];
+    let mut grad: Vec<Vec<F>> = vec![vec![F::ZERO; if gradient { n } else { 0 }]; D];
+    let b = if gradient {
+        let mut it = grad.iter_mut();
+        let g: [&mut [F]; D] = core::array::from_fn(|_| it.next().unwrap().as_mut_slice());
+        field.grid_on(isa, grid, &mut out, Some(g)).unwrap()
+    } else {
+        field.grid_on(isa, grid, &mut out, None).unwrap()
+    };
+    (out, grad, b)
+}
+
+/// The bounds a grid call must report for `values`.
+fn expected_bounds<F: Float>(values: &[F]) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values {
+        let v = v.to_f64();
+        if !v.is_nan() {
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+    }
+    (lo, hi)
+}
+
+fn check<F: Float, const D: usize>(what: &str, field: &impl GridField<D>, grid: &Grid<F, D>) {
+    let singles: Vec<Sample<F, D>> = (0..grid.len())
+        .map(|i| field.sample(grid.point(i)))
+        .collect();
+    for isa in Isa::available() {
+        let (out, grad, b) = run(field, isa, grid, true);
+        let (plain, _, b2) = run(field, isa, grid, false);
+        for (i, s) in singles.iter().enumerate() {
+            let ok = same(s.value, out[i])
+                && same(s.value, plain[i])
+                && (0..D).all(|a| same(s.gradient[a], grad[a][i]));
+            assert!(
+                ok,
+                "{what} {D}D {} on {}: grid point {i} {:?}: single {:?} {:?} vs grid {:?} / {:?}, {:?}",
+                F::NAME,
+                isa.name(),
+                grid.point(i),
+                s.value,
+                s.gradient,
+                out[i],
+                plain[i],
+                (0..D).map(|a| grad[a][i]).collect::<Vec<_>>()
+            );
+        }
+        let (lo, hi) = expected_bounds(&out);
+        assert_eq!((b.min.to_f64(), b.max.to_f64()), (lo, hi), "{what}: bounds");
+        assert_eq!(b, b2, "{what}: bounds with and without the gradient");
+        assert!(
+            b.min.to_f64().to_bits() != (-0.0f64).to_bits(),
+            "{what}: −0 min"
+        );
+    }
+}
+
+/// Small grids with odd sizes, negative and large origins and steps that
+/// are not powers of two.
+fn grids<F: Float, const D: usize>() -> Vec<Grid<F, D>> {
+    let sizes: [usize; 4] = match D {
+        1 => [301, 1, 1, 1],
+        2 => [37, 9, 1, 1],
+        3 => [13, 7, 5, 1],
+        _ => [7, 5, 4, 3],
+    };
+    let size: [usize; D] = core::array::from_fn(|a| sizes[a]);
+    let big = if F::PRECISION > 24 { 1e10 } else { 3e5 };
+    let setups: [([f64; 4], [f64; 4]); 4] = [
+        ([0.0; 4], [0.0371, 0.1, 1.0 / 3.0, 0.29]),
+        ([-17.3, -0.61, -3.0, -1e-3], [0.7, -0.45, 0.13, 0.5]),
+        ([big, -big, big * 0.5, 1.5], [0.0625, 0.33, -0.21, 0.17]),
+        (
+            [2147483640.3, -2147483641.7, 4294967290.0, 7.0],
+            [1.1, 0.9, 0.77, 0.5],
+        ),
+    ];
+    setups
+        .iter()
+        .map(|(o, st)| {
+            Grid::uniform(
+                core::array::from_fn(|a| F::from_f64(o[a])),
+                core::array::from_fn(|a| F::from_f64(st[a])),
+                size,
+            )
+            .unwrap()
+        })
+        .collect()
+}
+
+fn noises<const D: usize>() -> Vec<(String, Noise<D>)> {
+    let mut v = Vec::new();
+    for (k, kind) in NoiseKind::ALL.into_iter().enumerate() {
+        let n = Noise::<D>::new(kind, 77 + k as u64);
+        v.push((kind.to_string(), n));
+        let period = core::array::from_fn(|a| [6, 4, 8, 2][a]);
+        if let Ok(p) = n.with_period(period) {
+            v.push((format!("periodic {kind}"), p));
+        }
+    }
+    v
+}
+
+type Named<T> = Vec<(String, T)>;
+
+fn composites<const D: usize>() -> (Named<Fractal<D>>, Named<Warp<D>>) {
+    let mut fractals = Vec::new();
+    let mut warps = Vec::new();
+    for (k, noise) in NoiseKind::ALL.into_iter().enumerate() {
+        let kind = FractalKind::ALL[k % FractalKind::ALL.len()];
+        let params = FractalParams {
+            octaves: 3,
+            frequency: 0.75,
+            ..FractalParams::new(kind)
+        };
+        let n = Noise::<D>::new(noise, 500 + k as u64);
+        let f = Fractal::new(n, params).unwrap();
+        fractals.push((format!("{kind} {noise}"), f.clone()));
+        let mut wp = WarpParams::new(WarpKind::ALL[k % WarpKind::ALL.len()]);
+        wp.amplitude = 0.6;
+        wp.fractal.octaves = 2;
+        let w = Warp::new(f, Noise::new(NoiseKind::ALL[(k + 1) % 4], 9), wp).unwrap();
+        warps.push((format!("warped {kind} {noise}"), w));
+    }
+    (fractals, warps)
+}
+
+fn all<F: Float, const D: usize>() {
+    let grids = grids::<F, D>();
+    for (name, n) in noises::<D>() {
+        for g in &grids {
+            check(&name, &n, g);
+        }
+    }
+    let (fractals, warps) = composites::<D>();
+    for (name, f) in &fractals {
+        check(name, f, &grids[1]);
+    }
+    for (name, w) in &warps {
+        check(name, w, &grids[0]);
+    }
+    let stack = Stack::from_toml_str(
+        r#"
+        noise = "simplex"
+        seed = 3
+        frequency = 0.4
+        [fractal]
+        kind = "ridged"
+        octaves = 4
+        [warp]
+        amplitude = 1.5
+        "#,
+    )
+    .unwrap();
+    check("stack", &stack.build::<D>().unwrap(), &grids[2]);
+}
+
+#[test]
+fn grid_equals_point_1d() {
+    all::<f32, 1>();
+    all::<f64, 1>();
+}
+
+#[test]
+fn grid_equals_point_2d() {
+    all::<f32, 2>();
+    all::<f64, 2>();
+}
+
+#[test]
+fn grid_equals_point_3d() {
+    all::<f32, 3>();
+    all::<f64, 3>();
+}
+
+#[test]
+fn grid_equals_point_4d() {
+    all::<f32, 4>();
+    all::<f64, 4>();
+}
+
+/// Runs `f` on a rayon pool of `threads` threads.
+fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+fn parallel<F: Float, const D: usize>(field: &impl GridField<D>, grid: &Grid<F, D>) {
+    let one = on_threads(1, || run(field, Isa::detect(), grid, true));
+    for threads in [2, 3] {
+        let many = on_threads(threads, || run(field, Isa::detect(), grid, true));
+        assert!(
+            one.0.iter().zip(&many.0).all(|(a, b)| same(*a, *b)),
+            "{threads} threads: values differ from one thread"
+        );
+        for a in 0..D {
+            assert!(
+                one.1[a].iter().zip(&many.1[a]).all(|(x, y)| same(*x, *y)),
+                "{threads} threads: gradient {a} differs from one thread"
+            );
+        }
+        assert_eq!(one.2, many.2, "{threads} threads: bounds");
+    }
+    // Point arrays too: the grid's points, filled in parallel.
+    let n = grid.len();
+    let pts: Vec<Vec<F>> = (0..D)
+        .map(|a| (0..n).map(|i| grid.point(i)[a]).collect())
+        .collect();
+    let coords: [&[F]; D] = core::array::from_fn(|a| pts[a].as_slice());
+    let fill = |threads| {
+        on_threads(threads, || {
+            let mut out = vec![F::ZERO; n];
+            field
+                .fill_on(Isa::detect(), coords, &mut out, None)
+                .unwrap();
+            out
+        })
+    };
+    let (a, b) = (fill(1), fill(2));
+    assert!(a.iter().zip(&b).all(|(x, y)| same(*x, *y)));
+    assert!(
+        a.iter().zip(&one.0).all(|(x, y)| same(*x, *y)),
+        "fill differs from grid"
+    );
+}
+
+#[test]
+fn parallel_equals_serial() {
+    // Big enough to be split into blocks, with rows that do not divide the
+    // block size.
+    let g2 = Grid::<f32, 2>::uniform([-3.3, 1e4], [0.0173, 0.31], [333, 211]).unwrap();
+    let g3 = Grid::<f64, 3>::uniform([0.5, -7.0, 2.0], [0.1, 0.07, 0.3], [41, 37, 29]).unwrap();
+    let g4 = Grid::<f64, 4>::uniform([0.0; 4], [0.3, 0.2, 0.1, 0.7], [17, 15, 13, 11]).unwrap();
+    for kind in NoiseKind::ALL {
+        parallel(&Noise::<2>::new(kind, 1), &g2);
+        parallel(&Noise::<3>::new(kind, 2), &g3);
+        parallel(&Noise::<4>::new(kind, 3), &g4);
+    }
+    let (fractals, warps) = composites::<2>();
+    parallel(&fractals[0].1, &g2);
+    parallel(&warps[1].1, &g2);
+}
+
+#[test]
+fn uniform_grid_points_are_documented_arithmetic() {
+    let g = Grid::<f32, 2>::uniform([0.1, -2.5], [0.3, 1.0 / 3.0], [5, 4]).unwrap();
+    assert_eq!(g.shape(), [5, 4]);
+    assert_eq!(g.len(), 20);
+    for j in 0..4 {
+        for i in 0..5 {
+            let p = g.point(i + 5 * j);
+            assert_eq!(p[0].to_bits(), (0.1f32 + i as f32 * 0.3f32).to_bits());
+            assert_eq!(
+                p[1].to_bits(),
+                (-2.5f32 + j as f32 * (1.0f32 / 3.0)).to_bits()
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_grid_calls_are_errors() {
+    let n = Noise::<2>::new(NoiseKind::Perlin, 1);
+    let g = Grid::<f64, 2>::uniform([0.0; 2], [0.5; 2], [4, 3]).unwrap();
+    let mut short = vec![0.0; 11];
+    assert!(matches!(
+        n.grid(&g, &mut short),
+        Err(Error::Length {
+            expected: 12,
+            found: 11,
+            ..
+        })
+    ));
+    let mut out = vec![0.0; 12];
+    let mut gx = vec![0.0; 12];
+    let mut gy = vec![0.0; 13];
+    assert!(matches!(
+        n.grid_gradient(&g, &mut out, [&mut gx, &mut gy]),
+        Err(Error::Length { found: 13, .. })
+    ));
+    let huge = Grid::<f32, 3>::uniform([0.0; 3], [1.0; 3], [1 << 40, 1 << 40, 0]);
+    assert!(matches!(huge, Err(Error::Parameter { .. })), "{huge:?}");
+    let empty = Grid::<f32, 2>::uniform([0.0; 2], [1.0; 2], [0, 7]).unwrap();
+    let b = n.grid(&empty, &mut []).unwrap();
+    assert_eq!((b.min, b.max), (f32::INFINITY, f32::NEG_INFINITY));
+    // NaN points give NaN values and do not enter the bounds.
+    let g = Grid::from_axes([vec![0.25f64, f64::NAN, 0.5], vec![0.75]]).unwrap();
+    let mut out = vec![0.0; 3];
+    let b = n.grid(&g, &mut out).unwrap();
+    assert!(out[1].is_nan());
+    assert_eq!(b.min, out[0].min(out[2]));
+    assert_eq!(b.max, out[0].max(out[2]));
+}
