@@ -5,6 +5,7 @@
 //! subcommand lives in its own module with a clap `Args` struct and a `run`
 //! function returning [`CliError`]; [`main`] maps errors to exit codes.
 
+mod bench;
 mod eval;
 mod gallery;
 mod help;
@@ -70,6 +71,10 @@ enum Command {
     /// an index.html.
     #[command(long_about = gallery::LONG_ABOUT, after_long_help = gallery::DETAILS)]
     Gallery(gallery::GalleryArgs),
+    /// Measure how fast this machine evaluates a noise or stack
+    /// (Msamples/s).
+    #[command(long_about = bench::LONG_ABOUT)]
+    Bench(bench::BenchArgs),
     /// Explain a topic shared by the subcommands (coordinates, stacks,
     /// config), or a subcommand.
     Help(help::HelpArgs),
@@ -106,6 +111,7 @@ pub fn main() -> ExitCode {
         Command::Sample(args) => sample::run(args, io::stdin().lock(), io::stdout().lock()),
         Command::Render(args) => render::run(args),
         Command::Gallery(args) => gallery::run(args),
+        Command::Bench(args) => bench::run(args, io::stdout().lock()),
         Command::Help(args) => run_help(args),
     };
     let (code, message, hint) = match result {
@@ -134,6 +140,7 @@ pub fn main() -> ExitCode {
                 Command::Sample(_) => "surflet sample",
                 Command::Render(_) => "surflet render",
                 Command::Gallery(_) => "surflet gallery",
+                Command::Bench(_) => "surflet bench",
                 Command::Help(_) => "surflet help",
             }
         );
@@ -168,7 +175,7 @@ fn run_help(args: &help::HelpArgs) -> Result<(), CliError> {
                 _ => {
                     return Err(CliError::Usage(format!(
                         "no help topic {topic:?}: the topics are {}, and the subcommands \
-                         sample, render and gallery",
+                         sample, render, gallery and bench",
                         help::TOPICS.map(|t| t.0).join(", ")
                     )));
                 }

@@ -1,0 +1,433 @@
+//! `surflet bench`: how fast this machine evaluates a noise or stack, in
+//! millions of samples a second, through the library's grid and point-array
+//! calls.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+use surflet::{Evaluator, Float, Grid, Isa, NoiseKind};
+
+use crate::CliError;
+use crate::stack_args::{self, Base, StackArgs};
+use crate::units::{parse_period, parse_seed, short};
+
+/// Long description, shown by `surflet bench --help`.
+pub const LONG_ABOUT: &str = "\
+Measure how fast this machine evaluates a noise or noise stack, in millions
+of samples a second (Msamples/s), through the library's batch calls: `grid`
+(a uniform grid, x fastest) and `points` (the same points as coordinate
+arrays). Every combination of the list options is one row of the table.
+
+The workload is a grid of --size points per axis, --spacing world units
+apart, starting just off the lattice. Each row is run once to warm up, then
+repeated for at least --seconds; the table shows the mean rate.
+
+  surflet bench simplex --dims 3 --size 128
+  surflet bench perlin --octaves 3 --frequency 1/64 --spacing 1 --threads 1,2
+  surflet bench --config look.toml --precision f32,f64 --gradient --json";
+
+/// A batch call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Call {
+    /// The grid call.
+    Grid,
+    /// The point-array call.
+    Points,
+}
+
+/// A precision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Precision {
+    /// Single precision.
+    F32,
+    /// Double precision.
+    F64,
+}
+
+/// An instruction set, as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum IsaName {
+    /// Portable scalar code.
+    Scalar,
+    /// AVX2.
+    Avx2,
+    /// AVX-512.
+    Avx512,
+}
+
+impl IsaName {
+    fn isa(self) -> Isa {
+        match self {
+            IsaName::Scalar => Isa::Scalar,
+            IsaName::Avx2 => Isa::Avx2,
+            IsaName::Avx512 => Isa::Avx512,
+        }
+    }
+}
+
+/// Command line of `surflet bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The noise: value, perlin, simplex or simplex-value [default:
+    /// simplex, or the config's].
+    #[arg(value_name = "KIND", value_parser = stack_args::noise_kind(), hide_possible_values = true)]
+    pub noise: Option<NoiseKind>,
+
+    /// Dimension of the noise, 1 to 4 [default: 2, or the --period's].
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=4))]
+    pub dims: Option<u8>,
+
+    /// Points per axis [default: 2^20 in 1D, 1024 in 2D, 128 in 3D, 32 in
+    /// 4D].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    pub size: Option<u64>,
+
+    /// World units between neighbouring samples [default: 0.03].
+    #[arg(long, value_name = "S", value_parser = parse_spacing)]
+    pub spacing: Option<f64>,
+
+    /// The calls to time: grid, points [default: grid,points].
+    #[arg(long, value_name = "CALL,...", value_delimiter = ',')]
+    pub call: Vec<Call>,
+
+    /// The precisions to time: f32, f64 [default: f32].
+    #[arg(long, value_name = "P,...", value_delimiter = ',')]
+    pub precision: Vec<Precision>,
+
+    /// Also compute the gradient.
+    #[arg(long)]
+    pub gradient: bool,
+
+    /// Thread counts to time [default: 1 and the number of cores].
+    #[arg(long, value_name = "N,...", value_delimiter = ',', value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Vec<u16>,
+
+    /// Instruction sets to time: scalar, avx2, avx512 [default: the widest
+    /// this CPU has].
+    #[arg(long, value_name = "ISA,...", value_delimiter = ',')]
+    pub isa: Vec<IsaName>,
+
+    /// Minimum measuring time per row, in seconds [default: 0.5].
+    #[arg(long, value_name = "T", value_parser = parse_seconds)]
+    pub seconds: Option<f64>,
+
+    /// Print JSON instead of a table (key `msamples_per_s` in each row).
+    #[arg(long)]
+    pub json: bool,
+
+    /// The seed, any integer from -2^63 to 2^64-1 [default: 0, or the
+    /// config's].
+    #[arg(long, short = 's', value_name = "N", value_parser = parse_seed)]
+    pub seed: Option<u64>,
+
+    /// Make the noise tile, with these periods in lattice cells (one per
+    /// axis; their number fixes D).
+    #[arg(long, value_name = "P,P,...", value_delimiter = ',', value_parser = parse_period)]
+    pub period: Option<Vec<u32>>,
+
+    /// Lattice cells per world unit [default: 1, or the config's].
+    #[arg(
+        long,
+        value_name = "F",
+        allow_hyphen_values = true,
+        value_parser = stack_args::parse_frequency,
+        help_heading = "Noise stack"
+    )]
+    pub frequency: Option<f64>,
+
+    #[command(flatten)]
+    pub stack: Box<StackArgs>,
+}
+
+fn parse_spacing(s: &str) -> Result<f64, String> {
+    crate::units::parse_ratio(s).map(|r| r.value())
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && (0.0..=600.0).contains(&x) => Ok(x),
+        _ => Err(format!("{:?} is not a time in 0..=600 seconds", s.trim())),
+    }
+}
+
+/// One measured row.
+#[derive(Debug, Serialize)]
+struct Row {
+    call: Call,
+    precision: Precision,
+    gradient: bool,
+    isa: &'static str,
+    threads: u16,
+    msamples_per_s: f64,
+    ns_per_sample: f64,
+    repetitions: u64,
+}
+
+/// The whole report, as `--json` prints it.
+#[derive(Debug, Serialize)]
+struct Report {
+    noise: String,
+    dims: usize,
+    shape: Vec<usize>,
+    samples: usize,
+    spacing: f64,
+    rows: Vec<Row>,
+}
+
+/// Runs `surflet bench`.
+pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
+    let usage = CliError::Usage;
+    if args.stack.save_config.is_some() {
+        return Err(usage("--save-config does not apply to bench".into()));
+    }
+    let dims = match (args.dims, &args.period) {
+        (Some(d), Some(p)) if p.len() != usize::from(d) => {
+            return Err(usage(format!(
+                "--period has {} values but --dims is {d}",
+                p.len()
+            )));
+        }
+        (Some(d), _) => usize::from(d),
+        (None, Some(p)) if (1..=4).contains(&p.len()) => p.len(),
+        (None, Some(p)) => {
+            return Err(usage(format!(
+                "--period takes 1 to 4 values (one per axis), got {}",
+                p.len()
+            )));
+        }
+        (None, None) => 2,
+    };
+    let base = Base {
+        noise: args.noise.map(|k| (k, "KIND")),
+        seed: args.seed,
+        frequency: args.frequency.map(|f| (f, "--frequency")),
+        period: args.period.as_deref(),
+    };
+    let resolved = args.stack.resolve(&base).map_err(usage)?;
+    let side = args
+        .size
+        .map_or([1 << 20, 1024, 128, 32][dims - 1], |s| s as usize);
+    let shape = vec![side; dims];
+    let samples = shape
+        .iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(s))
+        .filter(|&n| n <= 1 << 28)
+        .ok_or_else(|| {
+            usage(format!(
+                "--size {side} in {dims}D is more than 2^28 samples; choose a smaller --size"
+            ))
+        })?;
+    let spacing = args.spacing.unwrap_or(0.03);
+    let calls = or_default(&args.call, &[Call::Grid, Call::Points]);
+    let precisions = or_default(&args.precision, &[Precision::F32]);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u16;
+    let mut threads = or_default(&args.threads, &[1, cores]);
+    threads.dedup();
+    let isas: Vec<Isa> = if args.isa.is_empty() {
+        vec![Isa::detect()]
+    } else {
+        let mut v = Vec::new();
+        for name in &args.isa {
+            let isa = name.isa();
+            if !isa.is_available() {
+                return Err(CliError::Runtime(format!(
+                    "this CPU does not support {}; it has {}",
+                    isa.name(),
+                    Isa::available()
+                        .iter()
+                        .map(|i| i.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+            v.push(isa);
+        }
+        v
+    };
+    let seconds = Duration::from_secs_f64(args.seconds.unwrap_or(0.5));
+
+    let label = describe(&resolved.stack, dims);
+    let mut rows = Vec::new();
+    for &precision in &precisions {
+        for &call in &calls {
+            for &isa in &isas {
+                for &t in &threads {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(usize::from(t))
+                        .build()
+                        .map_err(|e| CliError::Runtime(format!("starting {t} threads: {e}")))?;
+                    let job = Job {
+                        call,
+                        isa,
+                        gradient: args.gradient,
+                        side,
+                        spacing,
+                        seconds,
+                    };
+                    let (reps, elapsed) = pool
+                        .install(|| job.measure(&resolved.stack, dims, precision))
+                        .map_err(|e| CliError::Usage(e.to_string()))?;
+                    let total = reps as f64 * samples as f64;
+                    rows.push(Row {
+                        call,
+                        precision,
+                        gradient: args.gradient,
+                        isa: isa.name(),
+                        threads: t,
+                        msamples_per_s: total / elapsed.as_secs_f64() / 1e6,
+                        ns_per_sample: elapsed.as_secs_f64() * 1e9 / total,
+                        repetitions: reps,
+                    });
+                }
+            }
+        }
+    }
+    let report = Report {
+        noise: label,
+        dims,
+        shape,
+        samples,
+        spacing,
+        rows,
+    };
+    print(&report, args.json, out).map_err(CliError::Write)
+}
+
+fn or_default<T: Clone>(given: &[T], default: &[T]) -> Vec<T> {
+    if given.is_empty() { default } else { given }.to_vec()
+}
+
+/// One line naming what is measured: noise, fractal, warp, frequency.
+fn describe(stack: &surflet::Stack, dims: usize) -> String {
+    let mut s = format!("{} {dims}D", stack.noise);
+    if let Some(f) = &stack.fractal {
+        s += &format!(", {} x{}", f.kind, f.octaves);
+    }
+    if stack.warp.is_some() {
+        s += ", warped";
+    }
+    if stack.frequency != 1.0 {
+        s += &format!(", frequency {}", short(stack.frequency));
+    }
+    if let Some(p) = &stack.period {
+        s += &format!(", period {p:?}");
+    }
+    s
+}
+
+/// One row's measurement.
+struct Job {
+    call: Call,
+    isa: Isa,
+    gradient: bool,
+    side: usize,
+    spacing: f64,
+    seconds: Duration,
+}
+
+impl Job {
+    fn measure(
+        &self,
+        stack: &surflet::Stack,
+        dims: usize,
+        precision: Precision,
+    ) -> Result<(u64, Duration), surflet::Error> {
+        macro_rules! go {
+            ($d:literal) => {{
+                let e = stack.build::<$d>()?;
+                match precision {
+                    Precision::F32 => self.run::<f32, $d>(&e),
+                    Precision::F64 => self.run::<f64, $d>(&e),
+                }
+            }};
+        }
+        match dims {
+            1 => go!(1),
+            2 => go!(2),
+            3 => go!(3),
+            _ => go!(4),
+        }
+    }
+
+    fn run<F: Float, const D: usize>(
+        &self,
+        e: &Evaluator<D>,
+    ) -> Result<(u64, Duration), surflet::Error> {
+        // Just off the lattice, so no row starts on lattice points.
+        let origin = [F::from_f64(0.123); D];
+        let grid = Grid::uniform(origin, [F::from_f64(self.spacing); D], [self.side; D])?;
+        let n = grid.len();
+        let mut out = vec![F::ZERO; n];
+        let mut grad: Vec<Vec<F>> = vec![vec![F::ZERO; if self.gradient { n } else { 0 }]; D];
+        let points: Vec<Vec<F>> = match self.call {
+            Call::Grid => Vec::new(),
+            Call::Points => (0..D)
+                .map(|a| (0..n).map(|i| grid.point(i)[a]).collect())
+                .collect(),
+        };
+        let mut once = || -> Result<(), surflet::Error> {
+            let g: Option<[&mut [F]; D]> = self.gradient.then(|| {
+                let mut it = grad.iter_mut();
+                std::array::from_fn(|_| it.next().map_or(&mut [][..], |v| &mut v[..]))
+            });
+            match self.call {
+                Call::Grid => e.grid_on(self.isa, &grid, &mut out, g).map(drop),
+                Call::Points => {
+                    let c: [&[F]; D] = std::array::from_fn(|a| &points[a][..]);
+                    e.fill_on(self.isa, c, &mut out, g)
+                }
+            }
+        };
+        once()?;
+        let start = Instant::now();
+        let mut reps = 0;
+        loop {
+            once()?;
+            reps += 1;
+            let elapsed = start.elapsed();
+            if elapsed >= self.seconds {
+                return Ok((reps, elapsed));
+            }
+        }
+    }
+}
+
+fn print(report: &Report, json: bool, mut out: impl Write) -> std::io::Result<()> {
+    if json {
+        serde_json::to_writer_pretty(&mut out, report).map_err(std::io::Error::other)?;
+        writeln!(out)?;
+        return out.flush();
+    }
+    let shape: Vec<String> = report.shape.iter().map(|s| s.to_string()).collect();
+    writeln!(
+        out,
+        "{}: {} = {} samples, spacing {}",
+        report.noise,
+        shape.join("x"),
+        report.samples,
+        short(report.spacing)
+    )?;
+    writeln!(
+        out,
+        "{:<7} {:<9} {:<8} {:<7} {:>7} {:>11} {:>10}",
+        "call", "precision", "gradient", "isa", "threads", "Msamples/s", "ns/sample"
+    )?;
+    for r in &report.rows {
+        writeln!(
+            out,
+            "{:<7} {:<9} {:<8} {:<7} {:>7} {:>11.1} {:>10.3}",
+            format!("{:?}", r.call).to_lowercase(),
+            format!("{:?}", r.precision).to_lowercase(),
+            if r.gradient { "yes" } else { "no" },
+            r.isa,
+            r.threads,
+            r.msamples_per_s,
+            r.ns_per_sample
+        )?;
+    }
+    out.flush()
+}
