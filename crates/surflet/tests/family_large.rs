@@ -165,7 +165,8 @@ fn f32_agreement<const D: usize>(k: i32, rng: &mut SmallRng) -> [(f64, f64); 2] 
     // [lattice-aligned kinds, skewed kinds]: (worst value, worst gradient).
     let mut worst = [(0.0f64, 0.0f64); 2];
     for kind in NoiseKind::ALL {
-        let skewed = matches!(kind, NoiseKind::Simplex | NoiseKind::SimplexValue) && D % 2 == 0;
+        let skewed =
+            matches!(kind, NoiseKind::Simplex | NoiseKind::SimplexValue) && (D == 2 || D == 4);
         let n = Noise::<D>::new(kind, 5);
         let w = &mut worst[skewed as usize];
         for _ in 0..3000 {
