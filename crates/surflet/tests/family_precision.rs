@@ -1,9 +1,16 @@
-//! `f32` and `f64` evaluate the same function: values and gradients agree to
-//! 1e-4 absolute for coordinates below 1000 in magnitude.
+//! `f32` and `f64` evaluate the same function: for coordinates below 1000 in
+//! magnitude, values agree to `VALUE` and gradients to `GRADIENT` (absolute),
+//! just above the figures docs/RANGES.md documents.
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use surflet::{Noise, NoiseKind};
+
+/// Measured (seed 99, 10^5 points per noise, kind, dimension and period): at
+/// most 1.72e-6 (4D value noise) in value and 5.18e-6 (2D simplex noise) in
+/// gradient; docs/RANGES.md quotes 1.7e-6 and 5.2e-6.
+const VALUE: f64 = 2e-6;
+const GRADIENT: f64 = 6e-6;
 
 fn check<const D: usize>(noise: Noise<D>, range: f64) -> (f64, f64) {
     let mut rng = SmallRng::seed_from_u64(7);
@@ -38,7 +45,7 @@ fn all<const D: usize>(period: [u32; D]) {
                 noise.period().is_some()
             );
             assert!(
-                wv <= 1e-4 && wg <= 1e-4,
+                wv <= VALUE && wg <= GRADIENT,
                 "{kind} {D}D: value {wv:e}, gradient {wg:e}"
             );
         }

@@ -57,8 +57,18 @@ fn cases<const D: usize>(kind: FractalKind, noise: NoiseKind, k: usize) -> Vec<F
         .iter()
         .map(|p| Fractal::new(Noise::new(noise, seed), *p).unwrap())
         .collect();
-    // A tiled fractal too, where the noise kind can tile in this dimension.
-    if let Ok(n) = Noise::<D>::new(noise, seed ^ 1).with_period([3; D]) {
+    // A tiled fractal too, wherever the noise kind can tile in this
+    // dimension: odd periods on x and z, even ones on y and w, because 2D
+    // simplex noise tiles only with an even y period (its hexagonal lattice).
+    let period: [u32; D] = core::array::from_fn(|a| [3, 4][a % 2]);
+    let tiled = Noise::<D>::new(noise, seed ^ 1).with_period(period);
+    let can_tile = !(matches!(noise, NoiseKind::Simplex | NoiseKind::SimplexValue) && D == 4);
+    assert_eq!(
+        tiled.is_ok(),
+        can_tile,
+        "{noise} {D}D {period:?}: {tiled:?}"
+    );
+    if let Ok(n) = tiled {
         let p = FractalParams { octaves: 4, ..base };
         out.push(Fractal::new(n, p).unwrap());
     }

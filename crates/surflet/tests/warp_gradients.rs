@@ -1,7 +1,8 @@
 //! Domain-warped fields carry the gradient through the warp by the chain rule:
 //! the analytic gradient matches central differences (f64, 1e-6 absolute) for
-//! single-step and progressive warps, by noises and by fractals, in 1D–4D;
-//! and the value is exactly the field at the documented warped point.
+//! single-step and progressive warps, by noises and by fractals, tiled and
+//! not, in 1D–4D; and the value is exactly the field at the documented warped
+//! point.
 //!
 //! Billow fields have creases where an octave's noise crosses zero; a point
 //! is skipped (and counted) when such a crease of the field, at the warped
@@ -48,6 +49,36 @@ fn warps<const D: usize>(kind: WarpKind) -> Vec<(String, Warp<D>)> {
                 w,
             ));
         }
+        // Tiled: field and warp noise periodic with the same tile (periods
+        // 3 and 4 at frequency 1; even on y for 2D simplex noise), wherever
+        // both noise kinds tile in this dimension (in 4D: a value-noise warp
+        // of a Perlin field).
+        let period: [u32; D] = core::array::from_fn(|a| [3, 4][a % 2]);
+        let (Ok(field_noise), Ok(warp_noise)) = (
+            Noise::<D>::new(NoiseKind::ALL[(k + 1) % 4], 5 + k as u64).with_period(period),
+            Noise::<D>::new(noise, 13 + k as u64).with_period(period),
+        ) else {
+            continue;
+        };
+        let field = Fractal::new(
+            field_noise,
+            FractalParams {
+                octaves: 3,
+                ..FractalParams::new(field_kind)
+            },
+        )
+        .unwrap();
+        let mut params = WarpParams::new(kind);
+        params.amplitude = 0.6;
+        params.fractal.octaves = 2;
+        params.fractal.normalize = true;
+        let w = Warp::new(field.clone(), warp_noise, params).unwrap();
+        assert_eq!(field.tile(), Some(period.map(f64::from)));
+        assert!(w.components().iter().all(|c| c.tile() == field.tile()));
+        out.push((
+            format!("tiled {kind} 2-octave {noise} warp of {field_kind}"),
+            w,
+        ));
     }
     out
 }

@@ -381,8 +381,9 @@ pub(crate) fn simplex3<S: Simd, const VALUE: bool, const PERIODIC: bool>(
     let mid = s.mul(s.add(s.add(fu, fv), fw), half);
     let d0 = [s.sub(mid, fu), s.sub(mid, fv), s.sub(mid, fw)];
 
-    // Rank the fractions (ties broken consistently): the first step goes
-    // along the largest, the second along the two largest.
+    // Rank the fractions (a tie goes to the earlier of u, v, w: the tests
+    // are `>=`): the first step goes along the largest, the second along the
+    // two largest.
     let uv = s.ge(fu, fv);
     let uw = s.ge(fu, fw);
     let vw = s.ge(fv, fw);
@@ -531,8 +532,11 @@ pub(crate) fn simplex4<S: Simd, const VALUE: bool>(
         d0[a] = s.sub(f[a], t);
     }
 
-    // Ranks 0..=3 of the fractions: for each pair the larger gets a point
-    // (ties go to the lower axis), giving a permutation.
+    // Ranks 0..=3 of the fractions: for each pair a < b the larger gets a
+    // point, and a tie goes to the higher axis b (axis a wins only with
+    // f[a] > f[b] strictly), giving a permutation. On a tie the point lies
+    // on the face the two candidate simplices share, so either choice gives
+    // the same value there.
     let ones = s.u_splat(1);
     let zu = s.u_splat(0);
     let mut rank = [zu; 4];
