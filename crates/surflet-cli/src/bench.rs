@@ -87,7 +87,7 @@ pub struct BenchArgs {
     pub size: Option<u64>,
 
     /// World units between neighbouring samples [default: 0.03].
-    #[arg(long, value_name = "S", value_parser = parse_spacing)]
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = parse_spacing)]
     pub spacing: Option<f64>,
 
     /// The calls to time: grid, points [default: grid,points].
@@ -112,7 +112,7 @@ pub struct BenchArgs {
     pub isa: Vec<IsaName>,
 
     /// Minimum measuring time per row, in seconds [default: 0.5].
-    #[arg(long, value_name = "T", value_parser = parse_seconds)]
+    #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub seconds: Option<f64>,
 
     /// Print JSON instead of a table (key `msamples_per_s` in each row).

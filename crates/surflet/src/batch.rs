@@ -45,6 +45,10 @@ pub(crate) trait Source<E: Float, const D: usize>: Sync {
 /// Runs `work` with `lanes`. Returns the minimum and maximum of output 0
 /// over its non-NaN values, with −0 counted as +0 (so that the result does
 /// not depend on the order of the comparisons): (+∞, −∞) if there is none.
+///
+/// Point arrays and grids share one loop with one call of the kernel, so
+/// each kernel is inlined once per backend (compile time and code size),
+/// not once per kind of call and once more for the padded tail.
 #[inline(always)]
 pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
     s: S,
@@ -52,122 +56,78 @@ pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
     work: Work<'_, S::E, D>,
     outs: &mut [&mut [S::E]],
 ) -> (S::E, S::E) {
-    match work {
-        Work::Points(coords) => {
-            points(s, lanes, coords, outs);
-            (S::E::INFINITY, S::E::NEG_INFINITY)
-        }
-        Work::Grid { axes, start } => grid(s, lanes, axes, start, outs),
-    }
-}
-
-/// The point-array loop: full vectors, then the tail padded with zeros into
-/// one more vector, so every point goes through the same code.
-#[inline(always)]
-fn points<S: Simd, const D: usize, L: Lanes<S, D>>(
-    s: S,
-    lanes: &L,
-    coords: [&[S::E]; D],
-    outs: &mut [&mut [S::E]],
-) {
     let n = outs[0].len();
     let l = S::LANES;
-    let mut r = [s.zero(); 5];
-    let mut i = 0;
-    while i + l <= n {
-        let mut p = [s.zero(); D];
-        for a in 0..D {
-            p[a] = s.load(&coords[a][i..]);
-        }
-        lanes.eval(s, p, &mut r);
-        for (k, o) in outs.iter_mut().enumerate() {
-            s.store(r[k], &mut o[i..]);
-        }
-        i += l;
-    }
-    if i < n {
-        let rest = n - i;
-        let mut buf = [[S::E::ZERO; 16]; D];
-        for a in 0..D {
-            buf[a][..rest].copy_from_slice(&coords[a][i..]);
-        }
-        let mut p = [s.zero(); D];
-        for a in 0..D {
-            p[a] = s.load(&buf[a]);
-        }
-        lanes.eval(s, p, &mut r);
-        let mut tmp = [S::E::ZERO; 16];
-        for (k, o) in outs.iter_mut().enumerate() {
-            s.store(r[k], &mut tmp);
-            o[i..].copy_from_slice(&tmp[..rest]);
-        }
-    }
-}
-
-/// The grid loop: row by row (x fastest), the row's other coordinates
-/// splatted once, x loaded a vector at a time (the tail padded).
-#[inline(always)]
-fn grid<S: Simd, const D: usize, L: Lanes<S, D>>(
-    s: S,
-    lanes: &L,
-    axes: [&[S::E]; D],
-    start: usize,
-    outs: &mut [&mut [S::E]],
-) -> (S::E, S::E) {
-    let n = outs[0].len();
-    let l = S::LANES;
-    let nx = axes[0].len();
     let zero = s.zero();
     let mut lo = s.splat(S::E::INFINITY);
     let mut hi = s.splat(S::E::NEG_INFINITY);
     let mut r = [zero; 5];
+    let mut buf = [S::E::ZERO; 16];
+    let mut tmp = [S::E::ZERO; 16];
     let mut done = 0;
     while done < n {
-        let flat = start + done;
-        let x0 = flat % nx;
-        let mut row = flat / nx;
-        let len = (nx - x0).min(n - done);
+        // One segment: the rest of the points, or the rest of a grid row.
+        // Axes with a slice are loaded per vector; the others are splatted.
         let mut p = [zero; D];
-        for a in 1..D {
-            let m = axes[a].len();
-            p[a] = s.splat(axes[a][row % m]);
-            row /= m;
-        }
-        let xs = &axes[0][x0..x0 + len];
+        let mut loaded: [&[S::E]; D] = [&[]; D];
+        let len = match work {
+            Work::Points(coords) => {
+                for a in 0..D {
+                    loaded[a] = &coords[a][done..n];
+                }
+                n - done
+            }
+            Work::Grid { axes, start } => {
+                let flat = start + done;
+                let nx = axes[0].len();
+                let x0 = flat % nx;
+                let mut row = flat / nx;
+                for a in 1..D {
+                    let m = axes[a].len();
+                    p[a] = s.splat(axes[a][row % m]);
+                    row /= m;
+                }
+                let len = (nx - x0).min(n - done);
+                loaded[0] = &axes[0][x0..x0 + len];
+                len
+            }
+        };
         let mut i = 0;
-        while i + l <= len {
-            p[0] = s.load(&xs[i..]);
+        while i < len {
+            let full = i + l <= len;
+            let rest = if full { l } else { len - i };
+            for a in 0..D {
+                let src = loaded[a];
+                if src.is_empty() {
+                    continue;
+                }
+                p[a] = if full {
+                    s.load(&src[i..])
+                } else {
+                    // The tail, padded with its first point (a real
+                    // point, so the pad lanes cannot disturb the bounds).
+                    buf[..rest].copy_from_slice(&src[i..len]);
+                    let first = src[i];
+                    for v in &mut buf[rest..] {
+                        *v = first;
+                    }
+                    s.load(&buf)
+                };
+            }
             lanes.eval(s, p, &mut r);
             for (k, o) in outs.iter_mut().enumerate() {
-                s.store(r[k], &mut o[done + i..]);
+                if full {
+                    s.store(r[k], &mut o[done + i..]);
+                } else {
+                    s.store(r[k], &mut tmp);
+                    o[done + i..done + len].copy_from_slice(&tmp[..rest]);
+                }
             }
             // `+ 0` turns −0 into +0; NaN falls through min and max.
             let v = s.add(r[0], zero);
             lo = s.min(v, lo);
             hi = s.max(v, hi);
             i += l;
-        }
-        if i < len {
-            let rest = len - i;
-            let mut buf = [S::E::ZERO; 16];
-            buf[..rest].copy_from_slice(&xs[i..]);
-            p[0] = s.load(&buf);
-            lanes.eval(s, p, &mut r);
-            let mut tmp = [S::E::ZERO; 16];
-            for (k, o) in outs.iter_mut().enumerate() {
-                s.store(r[k], &mut tmp);
-                o[done + i..done + len].copy_from_slice(&tmp[..rest]);
-                if k == 0 {
-                    // Only the real lanes count; pad lanes repeat lane 0.
-                    let first = tmp[0];
-                    for t in &mut tmp[rest..] {
-                        *t = first;
-                    }
-                    let v = s.add(s.load(&tmp), zero);
-                    lo = s.min(v, lo);
-                    hi = s.max(v, hi);
-                }
-            }
         }
         done += len;
     }
@@ -210,7 +170,9 @@ pub(crate) fn grid_bounds<E>((min, max): (E, E)) -> crate::grid::Bounds<E> {
 const PARALLEL_MIN: usize = 1 << 14;
 
 /// Checks `isa` and the output lengths (every output as long as `n`).
-pub(crate) fn check<E>(isa: Isa, n: usize, outs: &[&mut [E]]) -> Result<(), Error> {
+/// With `gradient`, `outs` are a value and its gradient, named "output
+/// slice" and "gradient slice a" in errors; otherwise "output slice k".
+pub(crate) fn check<E>(isa: Isa, n: usize, outs: &[&mut [E]], gradient: bool) -> Result<(), Error> {
     if !isa.is_available() {
         return Err(Error::Parameter {
             name: "isa".into(),
@@ -220,10 +182,10 @@ pub(crate) fn check<E>(isa: Isa, n: usize, outs: &[&mut [E]]) -> Result<(), Erro
     for (k, o) in outs.iter().enumerate() {
         if o.len() != n {
             return Err(Error::Length {
-                what: if k == 0 {
-                    "output slice".to_string()
-                } else {
-                    format!("output slice {k}")
+                what: match (gradient, k) {
+                    (true, 0) => "output slice".to_string(),
+                    (true, k) => format!("gradient slice {}", k - 1),
+                    (false, k) => format!("output slice {k}"),
                 },
                 expected: n,
                 found: o.len(),

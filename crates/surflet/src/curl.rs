@@ -130,7 +130,7 @@ impl<const D: usize> Curl<D> {
     ) -> Result<(), Error> {
         let outs: Vec<&mut [F]> = out.into_iter().collect();
         let n = outs[0].len();
-        batch::check(isa, n, &outs)?;
+        batch::check(isa, n, &outs, false)?;
         batch::check_coords(&coords, n)?;
         batch::drive(self, isa, false, Work::Points(coords), outs);
         Ok(())

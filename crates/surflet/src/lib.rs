@@ -47,6 +47,11 @@ pub(crate) mod simd;
 pub mod stack;
 pub mod warp;
 
+// The README's Rust examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
+
 pub use error::Error;
 pub use float::Float;
 pub use grid::{Bounds, Grid};

@@ -274,7 +274,7 @@ impl<const D: usize> Noise<D> {
         let n = out.len();
         let grad = gradient.is_some();
         let outs = batch_outs(out, gradient);
-        batch::check(isa, n, &outs)?;
+        batch::check(isa, n, &outs, true)?;
         batch::check_coords(&coords, n)?;
         batch::drive(self, isa, grad, Work::Points(coords), outs);
         Ok(())
@@ -322,7 +322,7 @@ impl<const D: usize> Noise<D> {
     ) -> Result<Bounds<F>, Error> {
         let grad = gradient.is_some();
         let outs = batch_outs(out, gradient);
-        batch::check(isa, grid.len(), &outs)?;
+        batch::check(isa, grid.len(), &outs, true)?;
         Ok(batch::grid_bounds(batch::drive(
             self,
             isa,

@@ -116,7 +116,7 @@ impl<const D: usize> Program<D> {
         let n = out.len();
         let grad = gradient.is_some();
         let outs = batch_outs(out, gradient);
-        batch::check(isa, n, &outs)?;
+        batch::check(isa, n, &outs, true)?;
         batch::check_coords(&coords, n)?;
         batch::drive(self, isa, grad, Work::Points(coords), outs);
         Ok(())
@@ -132,7 +132,7 @@ impl<const D: usize> Program<D> {
     ) -> Result<Bounds<F>, Error> {
         let grad = gradient.is_some();
         let outs = batch_outs(out, gradient);
-        batch::check(isa, grid.len(), &outs)?;
+        batch::check(isa, grid.len(), &outs, true)?;
         let work = Work::Grid {
             axes: grid.axes(),
             start: 0,

@@ -115,9 +115,8 @@ fn mismatched_lengths_are_length_errors() {
         &|isa, c, o, g| noise.fill_on(isa, c, o, g),
         &noise_grad,
     );
-    // Fractal-based fields check all outputs together: the value is output
-    // slice 0 and gradient axis a is output slice a + 1.
-    let layer_grad = |a: usize| format!("output slice {}", a + 1);
+    // Every field names its gradient slices the same way.
+    let layer_grad = noise_grad;
     let f = fractal();
     check_lengths(
         "fractal",
@@ -147,11 +146,11 @@ fn mismatched_lengths_are_length_errors() {
     let err = e
         .fill_gradient([&xs, &xs, &xs], &mut out, [g0, g1, g2])
         .unwrap_err();
-    assert!(is_length(&err, "output slice 3", 8, 9), "{err:?}");
+    assert!(is_length(&err, "gradient slice 2", 8, 9), "{err:?}");
     assert!(untouched(&[&out, &g[0], &g[1], &g[2]]));
     assert_eq!(
         err.to_string(),
-        "output slice 3 has length 9, expected 8",
+        "gradient slice 2 has length 9, expected 8",
         "the message names the slice"
     );
 
