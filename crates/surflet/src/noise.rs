@@ -382,19 +382,20 @@ pub(crate) fn batch_outs<'a, F, const D: usize>(
     outs
 }
 
-/// A noise kernel on lanes, with or without the gradient.
-struct NoiseLanes<'a, S: Simd, K, const GRAD: bool> {
+/// A noise kernel on lanes, with or without the gradient, keeping the
+/// kernel's cache from one vector to the next.
+struct NoiseLanes<'a, S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> {
     field: &'a Field<S>,
-    kernel: K,
+    period: [u32; 4],
+    cache: core::cell::RefCell<K::Cache<S>>,
 }
 
 impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
-    for NoiseLanes<'_, S, K, GRAD>
+    for NoiseLanes<'_, S, K, D, GRAD>
 {
     #[inline(always)]
     fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]) {
-        let _ = self.kernel;
-        let (v, g) = K::eval(s, self.field, p);
+        let (v, g) = K::eval_cached(s, self.field, &self.period, p, &mut self.cache.borrow_mut());
         r[0] = v;
         if GRAD {
             // Not `copy_from_slice`: on vector lanes it compiles to an
@@ -417,32 +418,36 @@ impl<F: Float, const D: usize> Source<F, D> for Noise<D> {
         outs: &mut [&mut [F]],
     ) -> (F, F) {
         let field = Field::new(s, self.key, self.period4());
+        let period = self.period4();
+        let on_grid = matches!(work, Work::Grid { .. });
         macro_rules! go {
-            ($k:expr) => {
+            ($k:ty) => {
                 if grad {
-                    let l = NoiseLanes::<S, _, true> {
+                    let l = NoiseLanes::<S, $k, D, true> {
                         field: &field,
-                        kernel: $k,
+                        period,
+                        cache: core::cell::RefCell::new(<$k as Kernel<D>>::new_cache(s, on_grid)),
                     };
                     batch::exec(s, &l, work, outs)
                 } else {
-                    let l = NoiseLanes::<S, _, false> {
+                    let l = NoiseLanes::<S, $k, D, false> {
                         field: &field,
-                        kernel: $k,
+                        period,
+                        cache: core::cell::RefCell::new(<$k as Kernel<D>>::new_cache(s, on_grid)),
                     };
                     batch::exec(s, &l, work, outs)
                 }
             };
         }
         match (self.kind, self.period.is_some()) {
-            (NoiseKind::Value, false) => go!(ValueK::<false>),
-            (NoiseKind::Value, true) => go!(ValueK::<true>),
-            (NoiseKind::Perlin, false) => go!(PerlinK::<false>),
-            (NoiseKind::Perlin, true) => go!(PerlinK::<true>),
-            (NoiseKind::Simplex, false) => go!(SimplexK::<false>),
-            (NoiseKind::Simplex, true) => go!(SimplexK::<true>),
-            (NoiseKind::SimplexValue, false) => go!(SimplexValueK::<false>),
-            (NoiseKind::SimplexValue, true) => go!(SimplexValueK::<true>),
+            (NoiseKind::Value, false) => go!(ValueK<false>),
+            (NoiseKind::Value, true) => go!(ValueK<true>),
+            (NoiseKind::Perlin, false) => go!(PerlinK<false>),
+            (NoiseKind::Perlin, true) => go!(PerlinK<true>),
+            (NoiseKind::Simplex, false) => go!(SimplexK<false>),
+            (NoiseKind::Simplex, true) => go!(SimplexK<true>),
+            (NoiseKind::SimplexValue, false) => go!(SimplexValueK<false>),
+            (NoiseKind::SimplexValue, true) => go!(SimplexValueK<true>),
         }
     }
 }

@@ -1,14 +1,29 @@
 //! Static kernel selection: one zero-sized type per (noise, periodic) pair, so
 //! a batch loop is monomorphised for exactly one kernel.
 
-use super::hypercube::hypercube;
+use super::hypercube::{RowCache, hypercube, hypercube_cached};
 use super::simplex::{simplex1, simplex2, simplex2_hex, simplex3, simplex4};
 use super::{Field, resize};
 use crate::simd::Simd;
 
 /// A noise kernel in `D` dimensions.
 pub(crate) trait Kernel<const D: usize>: Copy {
+    /// What a batch keeps between vectors (see [`eval_cached`](Self::eval_cached)).
+    type Cache<S: Simd>;
+    /// A cache for a batch; `grid` says whether its lanes are rows of a
+    /// grid (where sharing pays).
+    fn new_cache<S: Simd>(s: S, grid: bool) -> Self::Cache<S>;
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]);
+    /// [`eval`](Self::eval) with lattice work shared between the lanes and
+    /// vectors of a batch through `cache` where the kernel can (the same
+    /// bits). `period` holds the noise's periods (0 if none).
+    fn eval_cached<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        period: &[u32; 4],
+        p: [S::F; D],
+        cache: &mut Self::Cache<S>,
+    ) -> (S::F, [S::F; D]);
 }
 
 #[derive(Clone, Copy)]
@@ -21,16 +36,50 @@ pub(crate) struct SimplexK<const P: bool>;
 pub(crate) struct SimplexValueK<const P: bool>;
 
 impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
+    type Cache<S: Simd> = RowCache<S, D>;
+    #[inline(always)]
+    fn new_cache<S: Simd>(s: S, grid: bool) -> RowCache<S, D> {
+        let mut c = RowCache::new(s);
+        c.enabled = grid;
+        c
+    }
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         hypercube::<S, D, false, P>(s, field, p)
     }
+    #[inline(always)]
+    fn eval_cached<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        period: &[u32; 4],
+        p: [S::F; D],
+        cache: &mut RowCache<S, D>,
+    ) -> (S::F, [S::F; D]) {
+        hypercube_cached::<S, D, false, P>(s, field, period, p, cache)
+    }
 }
 
 impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
+    type Cache<S: Simd> = RowCache<S, D>;
+    #[inline(always)]
+    fn new_cache<S: Simd>(s: S, grid: bool) -> RowCache<S, D> {
+        let mut c = RowCache::new(s);
+        c.enabled = grid;
+        c
+    }
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         hypercube::<S, D, true, P>(s, field, p)
+    }
+    #[inline(always)]
+    fn eval_cached<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        period: &[u32; 4],
+        p: [S::F; D],
+        cache: &mut RowCache<S, D>,
+    ) -> (S::F, [S::F; D]) {
+        hypercube_cached::<S, D, true, P>(s, field, period, p, cache)
     }
 }
 
@@ -67,15 +116,41 @@ fn simplex_family<S: Simd, const D: usize, const VALUE: bool, const P: bool>(
 }
 
 impl<const D: usize, const P: bool> Kernel<D> for SimplexK<P> {
+    type Cache<S: Simd> = ();
+    #[inline(always)]
+    fn new_cache<S: Simd>(_: S, _: bool) {}
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+        simplex_family::<S, D, false, P>(s, field, p)
+    }
+    #[inline(always)]
+    fn eval_cached<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        _: &[u32; 4],
+        p: [S::F; D],
+        _: &mut (),
+    ) -> (S::F, [S::F; D]) {
         simplex_family::<S, D, false, P>(s, field, p)
     }
 }
 
 impl<const D: usize, const P: bool> Kernel<D> for SimplexValueK<P> {
+    type Cache<S: Simd> = ();
+    #[inline(always)]
+    fn new_cache<S: Simd>(_: S, _: bool) {}
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+        simplex_family::<S, D, true, P>(s, field, p)
+    }
+    #[inline(always)]
+    fn eval_cached<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        _: &[u32; 4],
+        p: [S::F; D],
+        _: &mut (),
+    ) -> (S::F, [S::F; D]) {
         simplex_family::<S, D, true, P>(s, field, p)
     }
 }
