@@ -150,7 +150,7 @@ struct CurlLanes<'a, const D: usize, O> {
     octs: O,
 }
 
-impl<S: Simd, const D: usize, O: crate::program::Octs<S>> Lanes<S, D> for CurlLanes<'_, D, O> {
+impl<S: Simd, const D: usize, O: crate::program::Octs<S, D>> Lanes<S, D> for CurlLanes<'_, D, O> {
     #[inline(always)]
     fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]) {
         let zero = s.zero();
@@ -181,7 +181,7 @@ impl<F: Float, const D: usize> Source<F, D> for Curl<D> {
     ) -> (F, F) {
         let l = CurlLanes {
             prog: &self.program,
-            octs: Cached::new(s, &self.program.octaves),
+            octs: Cached::new(s, &self.program.octaves, false),
         };
         batch::exec(s, &l, work, outs)
     }

@@ -5,6 +5,7 @@ use crate::error::Error;
 use crate::float::Float;
 use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
+use crate::kernel::hypercube::{RowCache, hypercube_cached};
 use crate::kernel::select::{Kernel, PerlinK, SimplexK, SimplexValueK, ValueK};
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};
@@ -357,6 +358,38 @@ impl<const D: usize> Noise<D> {
             (NoiseKind::Value, true) => ValueK::<true>::eval(s, field, p),
             (NoiseKind::Perlin, false) => PerlinK::<false>::eval(s, field, p),
             (NoiseKind::Perlin, true) => PerlinK::<true>::eval(s, field, p),
+            (NoiseKind::Simplex, false) => SimplexK::<false>::eval(s, field, p),
+            (NoiseKind::Simplex, true) => SimplexK::<true>::eval(s, field, p),
+            (NoiseKind::SimplexValue, false) => SimplexValueK::<false>::eval(s, field, p),
+            (NoiseKind::SimplexValue, true) => SimplexValueK::<true>::eval(s, field, p),
+        }
+    }
+
+    /// [`eval_lanes`](Self::eval_lanes) for the octaves of a program: value
+    /// and Perlin noise share corner work through `cache` when it is given
+    /// and enabled (the same bits).
+    #[inline(always)]
+    pub(crate) fn eval_lanes_row<S: Simd>(
+        &self,
+        s: S,
+        field: &Field<S>,
+        p: [S::F; D],
+        cache: Option<&mut RowCache<S, D>>,
+    ) -> (S::F, [S::F; D]) {
+        let period = self.period4();
+        match (self.kind, self.period.is_some()) {
+            (NoiseKind::Value, false) => {
+                hypercube_cached::<S, D, false, false>(s, field, &period, p, cache)
+            }
+            (NoiseKind::Value, true) => {
+                hypercube_cached::<S, D, false, true>(s, field, &period, p, cache)
+            }
+            (NoiseKind::Perlin, false) => {
+                hypercube_cached::<S, D, true, false>(s, field, &period, p, cache)
+            }
+            (NoiseKind::Perlin, true) => {
+                hypercube_cached::<S, D, true, true>(s, field, &period, p, cache)
+            }
             (NoiseKind::Simplex, false) => SimplexK::<false>::eval(s, field, p),
             (NoiseKind::Simplex, true) => SimplexK::<true>::eval(s, field, p),
             (NoiseKind::SimplexValue, false) => SimplexValueK::<false>::eval(s, field, p),

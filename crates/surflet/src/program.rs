@@ -24,6 +24,7 @@ use crate::float::Float;
 use crate::fractal::FractalKind;
 use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
+use crate::kernel::hypercube::RowCache;
 use crate::noise::batch_outs;
 use crate::noise::{Noise, Sample};
 use crate::simd::scalar::Scalar;
@@ -166,9 +167,20 @@ impl<S: Simd> Oct<S> {
 
 /// Where the per-lane code gets octave `i`'s lane parameters: computed on
 /// demand for single points (most are never needed twice), cached once per
-/// call for batches. Both produce the same values.
-pub(crate) trait Octs<S: Simd> {
+/// call for batches. Both produce the same values. Batches over grid rows
+/// also keep a [`RowCache`] per octave, which value and Perlin octaves use
+/// to share corner work between lanes (the same bits).
+pub(crate) trait Octs<S: Simd, const D: usize> {
     fn oct(&self, i: usize) -> Oct<S>;
+    /// Evaluates octave `i`'s noise at `p`.
+    fn eval(
+        &self,
+        s: S,
+        i: usize,
+        noise: &Noise<D>,
+        field: &Field<S>,
+        p: [S::F; D],
+    ) -> (S::F, [S::F; D]);
 }
 
 pub(crate) struct Lazy<'a, S: Simd, const D: usize> {
@@ -176,30 +188,72 @@ pub(crate) struct Lazy<'a, S: Simd, const D: usize> {
     pub specs: &'a [OctaveSpec<D>],
 }
 
-impl<S: Simd, const D: usize> Octs<S> for Lazy<'_, S, D> {
+impl<S: Simd, const D: usize> Octs<S, D> for Lazy<'_, S, D> {
     #[inline(always)]
     fn oct(&self, i: usize) -> Oct<S> {
         Oct::new(self.s, &self.specs[i])
     }
+    #[inline(always)]
+    fn eval(
+        &self,
+        s: S,
+        _: usize,
+        noise: &Noise<D>,
+        field: &Field<S>,
+        p: [S::F; D],
+    ) -> (S::F, [S::F; D]) {
+        noise.eval_lanes_row(s, field, p, None)
+    }
 }
 
-pub(crate) struct Cached<S: Simd>(Vec<Oct<S>>);
+pub(crate) struct Cached<S: Simd, const D: usize> {
+    octs: Vec<Oct<S>>,
+    rows: Option<core::cell::RefCell<Vec<RowCache<S, D>>>>,
+}
 
-impl<S: Simd> Cached<S> {
+impl<S: Simd, const D: usize> Cached<S, D> {
+    /// The octaves' lane parameters, with row caches if `rows` (grid rows
+    /// whose points are not warped).
     #[inline(always)]
-    pub(crate) fn new<const D: usize>(s: S, specs: &[OctaveSpec<D>]) -> Self {
+    pub(crate) fn new(s: S, specs: &[OctaveSpec<D>], rows: bool) -> Self {
         let mut v = Vec::with_capacity(specs.len());
         for o in specs {
             v.push(Oct::new(s, o));
         }
-        Cached(v)
+        let rows = rows.then(|| {
+            core::cell::RefCell::new(
+                specs
+                    .iter()
+                    .map(|_| {
+                        let mut c = RowCache::new(s);
+                        c.enabled = true;
+                        c
+                    })
+                    .collect(),
+            )
+        });
+        Cached { octs: v, rows }
     }
 }
 
-impl<S: Simd> Octs<S> for Cached<S> {
+impl<S: Simd, const D: usize> Octs<S, D> for Cached<S, D> {
     #[inline(always)]
     fn oct(&self, i: usize) -> Oct<S> {
-        self.0[i]
+        self.octs[i]
+    }
+    #[inline(always)]
+    fn eval(
+        &self,
+        s: S,
+        i: usize,
+        noise: &Noise<D>,
+        field: &Field<S>,
+        p: [S::F; D],
+    ) -> (S::F, [S::F; D]) {
+        match &self.rows {
+            Some(rows) => noise.eval_lanes_row(s, field, p, Some(&mut rows.borrow_mut()[i])),
+            None => noise.eval_lanes_row(s, field, p, None),
+        }
     }
 }
 
@@ -250,7 +304,7 @@ fn octave_overflow<S: Simd, const D: usize>(
 /// Evaluates one fractal layer at `x` (layer input units): the value and its
 /// gradient with respect to `x`, by the chain rule through every octave.
 #[inline(always)]
-pub(crate) fn layer_lanes<S: Simd, const D: usize, O: Octs<S>>(
+pub(crate) fn layer_lanes<S: Simd, const D: usize, O: Octs<S, D>>(
     s: S,
     specs: &[OctaveSpec<D>],
     octs: &O,
@@ -275,7 +329,7 @@ pub(crate) fn layer_lanes<S: Simd, const D: usize, O: Octs<S>>(
             xi[a] = s.add(s.mul(x[a], o.freq), o.offset[a]);
         }
         octave_overflow(s, &mut xi, x, o.freq, o.offset);
-        let (n, gn) = specs[i].noise.eval_lanes(s, &o.field, xi);
+        let (n, gn) = octs.eval(s, i, &specs[i].noise, &o.field, xi);
         // ∇ₓ n = freq · (∇n at xi).
         let mut dn = [zero; D];
         for a in 0..D {
@@ -378,7 +432,7 @@ pub(crate) fn layer_lanes<S: Simd, const D: usize, O: Octs<S>>(
 /// Jacobian when `GRAD`), then the last layer is evaluated at the moved point
 /// and its gradient is pulled back by the chain rule, ∇ₚ = Jᵀ ∇_q.
 #[inline(always)]
-pub(crate) fn program_lanes<S: Simd, const D: usize, O: Octs<S>, const GRAD: bool>(
+pub(crate) fn program_lanes<S: Simd, const D: usize, O: Octs<S, D>, const GRAD: bool>(
     s: S,
     prog: &Program<D>,
     octs: &O,
@@ -441,7 +495,7 @@ pub(crate) fn program_lanes<S: Simd, const D: usize, O: Octs<S>, const GRAD: boo
 
 struct ProgLanes<'a, S: Simd, const D: usize, const GRAD: bool> {
     prog: &'a Program<D>,
-    octs: Cached<S>,
+    octs: Cached<S, D>,
 }
 
 impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S, D, GRAD> {
@@ -469,7 +523,8 @@ impl<F: Float, const D: usize> Source<F, D> for Program<D> {
         work: Work<'_, F, D>,
         outs: &mut [&mut [F]],
     ) -> (F, F) {
-        let octs = Cached::new(s, &self.octaves);
+        let rows = matches!(work, Work::Grid { .. }) && self.steps == 0;
+        let octs = Cached::new(s, &self.octaves, rows);
         if grad {
             let l = ProgLanes::<S, D, true> { prog: self, octs };
             batch::exec(s, &l, work, outs)

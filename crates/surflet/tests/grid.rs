@@ -208,7 +208,9 @@ fn all<F: Float, const D: usize>() {
         }
     }
     let (fractals, warps) = composites::<D>();
+    // Small steps (grid 0: lanes share cells) and large ones (grid 1).
     for (name, f) in &fractals {
+        check(name, f, &grids[0]);
         check(name, f, &grids[1]);
     }
     for (name, w) in &warps {

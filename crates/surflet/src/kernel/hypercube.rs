@@ -171,16 +171,46 @@ pub(crate) fn hypercube_cached<
     field: &Field<S>,
     period: &[u32; 4],
     p: [S::F; D],
-    cache: &mut RowCache<S, D>,
+    cache: Option<&mut RowCache<S, D>>,
 ) -> (S::F, [S::F; D]) {
     let ax = axes::<S, D, PERIODIC>(s, field, p);
     let mut q = [[s.zero(); D]; 16];
-    if !cache.enabled {
-        for c in 0..(1usize << D) {
-            q[c] = corner::<S, D, PERLIN>(s, field.key, &ax.lo, &ax.hi, c);
+    let shared = match cache {
+        Some(c) if c.enabled => share::<S, D, PERLIN, PERIODIC>(s, field, period, &ax, c),
+        _ => None,
+    };
+    match shared {
+        Some((near, cache)) => {
+            for c in 0..(1usize << D) {
+                let k = c >> 1;
+                let (a, b) = if c & 1 == 0 { (0, 1) } else { (1, 2) };
+                let comps = if PERLIN { D } else { 1 };
+                for i in 0..comps {
+                    q[c][i] = s.select(near, cache.q[a][k][i], cache.q[b][k][i]);
+                }
+            }
         }
-        return blend::<S, D, PERLIN>(s, &ax, &q, p);
+        None => {
+            for c in 0..(1usize << D) {
+                q[c] = corner::<S, D, PERLIN>(s, field.key, &ax.lo, &ax.hi, c);
+            }
+        }
     }
+    blend::<S, D, PERLIN>(s, &ax, &q, p)
+}
+
+/// Brings `cache` up to date for the vector with axes `ax` if its lanes can
+/// share it (the same y, z, w cells, x cell X or X + 1 with X lane 0's), and
+/// returns the mask of the lanes in cell X with the cache; `None` if they
+/// cannot.
+#[inline(always)]
+fn share<'c, S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
+    s: S,
+    field: &Field<S>,
+    period: &[u32; 4],
+    ax: &Axes<S, D>,
+    cache: &'c mut RowCache<S, D>,
+) -> Option<(S::M, &'c RowCache<S, D>)> {
     let one_lane = Scalar::<S::E>::new();
     let mut cells = [0u32; D];
     let mut buf = [S::E::ZERO; 16];
@@ -195,10 +225,7 @@ pub(crate) fn hypercube_cached<
         ok = s.u_and(ok, s.u_eq(ax.cell[a], s.u_splat(cells[a])));
     }
     if s.any(s.m_andnot(s.splat_true(), s.u_to_m(ok))) {
-        for c in 0..(1usize << D) {
-            q[c] = corner::<S, D, PERLIN>(s, field.key, &ax.lo, &ax.hi, c);
-        }
-        return blend::<S, D, PERLIN>(s, &ax, &q, p);
+        return None;
     }
     if cache.key != Some(cells) {
         // The other axes' near and far lattice positions, primed.
@@ -206,8 +233,8 @@ pub(crate) fn hypercube_cached<
         let mut hi = [s.u_splat(0); D];
         for a in 1..D {
             let next = next_cell::<PERIODIC>(cells[a], period[a]);
-            lo[a] = s.u_splat(cells[a].wrapping_mul(super::PRIMES[a]));
-            hi[a] = s.u_splat(next.wrapping_mul(super::PRIMES[a]));
+            lo[a] = s.u_splat(cells[a].wrapping_mul(PRIMES[a]));
+            hi[a] = s.u_splat(next.wrapping_mul(PRIMES[a]));
         }
         let x1 = next_cell::<PERIODIC>(c0, period[0]);
         let x2 = next_cell::<PERIODIC>(x1, period[0]);
@@ -224,7 +251,7 @@ pub(crate) fn hypercube_cached<
             _ => 0,
         };
         for e in first..3 {
-            let xp = s.u_splat(xs[e].wrapping_mul(super::PRIMES[0]));
+            let xp = s.u_splat(xs[e].wrapping_mul(PRIMES[0]));
             lo[0] = xp;
             hi[0] = xp;
             for k in 0..(1usize << (D - 1)) {
@@ -233,16 +260,7 @@ pub(crate) fn hypercube_cached<
         }
         cache.key = Some(cells);
     }
-    let near = s.u_to_m(m0);
-    for c in 0..(1usize << D) {
-        let k = c >> 1;
-        let (a, b) = if c & 1 == 0 { (0, 1) } else { (1, 2) };
-        let comps = if PERLIN { D } else { 1 };
-        for i in 0..comps {
-            q[c][i] = s.select(near, cache.q[a][k][i], cache.q[b][k][i]);
-        }
-    }
-    blend::<S, D, PERLIN>(s, &ax, &q, p)
+    Some((s.u_to_m(m0), cache))
 }
 
 /// The noise from its axes and corner quantities: the gradient ramps

@@ -55,7 +55,7 @@ impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
         p: [S::F; D],
         cache: &mut RowCache<S, D>,
     ) -> (S::F, [S::F; D]) {
-        hypercube_cached::<S, D, false, P>(s, field, period, p, cache)
+        hypercube_cached::<S, D, false, P>(s, field, period, p, Some(cache))
     }
 }
 
@@ -79,7 +79,7 @@ impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
         p: [S::F; D],
         cache: &mut RowCache<S, D>,
     ) -> (S::F, [S::F; D]) {
-        hypercube_cached::<S, D, true, P>(s, field, period, p, cache)
+        hypercube_cached::<S, D, true, P>(s, field, period, p, Some(cache))
     }
 }
 
