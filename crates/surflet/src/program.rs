@@ -10,9 +10,10 @@
 //!
 //! Everything on the lane path is `#[inline(always)]`: it must inline into the
 //! `#[target_feature]` entry points of [`crate::simd`]. Each batch operation
-//! has exactly one call site of [`Noise::eval_lanes`] (the octave loop of
-//! [`layer_lanes`], reached from one loop over layers), which keeps the number
-//! of kernel copies — and the compile time — the same as a plain noise fill.
+//! has exactly one call site of the octave noise ([`Octs::eval`], from the
+//! octave loop of [`layer_lanes`], reached from one loop over layers), which
+//! keeps the number of kernel copies — and the compile time — the same as a
+//! plain noise fill.
 
 // Lane code walks per-axis arrays in step; index loops read best there (and
 // iterator adaptors are avoided in hot code, see kernel/mod.rs).
