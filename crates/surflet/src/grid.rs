@@ -43,12 +43,43 @@ impl<F: Float, const D: usize> Grid<F, D> {
     /// lists cannot be allocated. Non-finite origins or steps are allowed;
     /// their points evaluate to NaN like any non-finite coordinate.
     pub fn uniform(origin: [F; D], step: [F; D], size: [usize; D]) -> Result<Self, Error> {
+        Self::window(origin, step, [0; D], size)
+    }
+
+    /// The part of a [uniform](Self::uniform) grid whose indices along axis
+    /// `a` run from `start[a]` to `start[a] + size[a] - 1`: point `i` of axis
+    /// `a` at `origin[a] + (start[a] + i)·step[a]`, with the same arithmetic.
+    ///
+    /// So a large grid can be filled window by window (tiles, chunks of a
+    /// distributed array, bands of an image) and the windows have exactly
+    /// the bits of the whole. Moving the origin to the window's corner
+    /// instead would round differently.
+    ///
+    /// ```
+    /// use surflet::Grid;
+    /// let (origin, step) = ([0.1f32, -3.0], [0.37f32, 1.0 / 3.0]);
+    /// let whole = Grid::uniform(origin, step, [100, 80])?;
+    /// let part = Grid::window(origin, step, [60, 70], [40, 10])?;
+    /// assert_eq!(part.point(0), whole.point(60 + 100 * 70));
+    /// assert_eq!(part.axis(0), &whole.axis(0)[60..]);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub fn window(
+        origin: [F; D],
+        step: [F; D],
+        start: [usize; D],
+        size: [usize; D],
+    ) -> Result<Self, Error> {
         let len = Self::count(size)?;
         let mut axes: [Vec<F>; D] = core::array::from_fn(|_| Vec::new());
         for a in 0..D {
             let v = &mut axes[a];
             alloc(v, size[a])?;
-            v.extend((0..size[a]).map(|i| origin[a] + F::from_f64(i as f64) * step[a]));
+            let end = start[a].checked_add(size[a]).ok_or_else(|| Error::Parameter {
+                name: "grid window".into(),
+                reason: format!("start {} plus size {} overflows", start[a], size[a]),
+            })?;
+            v.extend((start[a]..end).map(|i| origin[a] + F::from_f64(i as f64) * step[a]));
         }
         Ok(Grid { axes, len })
     }

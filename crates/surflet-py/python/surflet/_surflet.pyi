@@ -1,0 +1,72 @@
+"""Type stubs of the compiled module (see the docstrings at run time)."""
+
+from typing import Any, Optional, Sequence, Tuple, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+NOISES: list[str]
+
+_Points = npt.ArrayLike
+_Out = Union[npt.NDArray[np.floating[Any]], Tuple[npt.NDArray[np.floating[Any]], npt.NDArray[np.floating[Any]]], None]
+
+class _Field:
+    def sample(
+        self,
+        points: _Points,
+        *,
+        gradient: bool = False,
+        out: _Out = None,
+        threads: Optional[int] = None,
+    ) -> Any:
+        """Values at ``points`` (shape ``(..., D)``, float32 or float64;
+        integers become float64), shape ``(...)``, same dtype. With
+        ``gradient=True``, a pair ``(values, gradient)`` with the gradient of
+        shape ``(..., D)``. ``out`` is the array to fill (a pair with
+        ``gradient=True``), C-contiguous and of the right dtype and shape.
+        ``threads`` limits the threads (default: every core)."""
+    def grid(
+        self,
+        origin: Sequence[float],
+        step: Sequence[float],
+        shape: Sequence[int],
+        *,
+        start: Optional[Sequence[int]] = None,
+        gradient: bool = False,
+        out: _Out = None,
+        dtype: npt.DTypeLike = None,
+        threads: Optional[int] = None,
+    ) -> Any:
+        """Values on a uniform 1D-4D grid. ``origin`` and ``step`` are x
+        first; the result has ``shape`` with x as the last axis:
+        ``img[j, i]`` is the value at ``(x0 + i*dx, y0 + j*dy)``, each
+        coordinate computed in ``dtype`` (default float64, or ``out``'s) as
+        ``origin + index * step``. ``start`` offsets the indices (in array
+        order), so a window of a larger grid has exactly its bits."""
+
+class Noise(_Field):
+    """One family noise: ``Noise(name, seed=0, period=None)``."""
+
+    def __init__(
+        self, name: str, seed: Optional[int] = None, period: Optional[Sequence[int]] = None
+    ) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def period(self) -> Optional[list[int]]: ...
+
+class Stack(_Field):
+    """A noise stack, as ``surflet render --config`` reads it."""
+
+    @staticmethod
+    def from_toml(text: str) -> "Stack": ...
+    @staticmethod
+    def from_json(text: str) -> "Stack": ...
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> "Stack": ...
+    def to_toml(self) -> str: ...
+    def to_json(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...

@@ -1,0 +1,982 @@
+//! `surflet._surflet`: the compiled half of the Python module `surflet`.
+//!
+//! Two classes, [`Noise`] (one family noise) and [`Stack`] (a noise stack
+//! from a config), each with `sample` (points in, values out) and `grid`
+//! (a uniform grid, x as the last axis like an image). Both take numpy
+//! arrays of `float32` or `float64` and return the same dtype; the work runs
+//! with the GIL released, on rayon threads, through the same library calls
+//! as the `surflet` command line, so the bits are the same.
+//!
+//! Data flow: the Python object is read into Rust buffers while the GIL is
+//! held (cheap views, no copies of the caller's arrays); then, with the GIL
+//! released, the points are transposed into one coordinate list per axis,
+//! the library fills the values and gradient, and the gradient is
+//! interleaved into the `(..., D)` layout numpy users expect.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use numpy::ndarray::{ArrayD, ArrayViewD, IxDyn};
+use numpy::{
+    Element, IntoPyArray, PyArrayDescr, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods,
+    PyReadonlyArrayDyn, PyReadwriteArrayDyn, PyUntypedArray, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use rayon::prelude::*;
+use surflet::{Bounds, Error, Evaluator, Float, Grid, Isa, NoiseKind};
+
+/// A field in `D` dimensions that fills point lists and grids: the two
+/// library types the module wraps share these calls but no trait.
+trait Field<const D: usize>: Sync {
+    fn fill_on<F: Float>(
+        &self,
+        coords: [&[F]; D],
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<(), Error>;
+    fn grid_on<F: Float>(
+        &self,
+        grid: &Grid<F, D>,
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<Bounds<F>, Error>;
+}
+
+macro_rules! impl_field {
+    ($ty:ty) => {
+        impl<const D: usize> Field<D> for $ty {
+            fn fill_on<F: Float>(
+                &self,
+                coords: [&[F]; D],
+                out: &mut [F],
+                gradient: Option<[&mut [F]; D]>,
+            ) -> Result<(), Error> {
+                <$ty>::fill_on(self, Isa::detect(), coords, out, gradient)
+            }
+            fn grid_on<F: Float>(
+                &self,
+                grid: &Grid<F, D>,
+                out: &mut [F],
+                gradient: Option<[&mut [F]; D]>,
+            ) -> Result<Bounds<F>, Error> {
+                <$ty>::grid_on(self, Isa::detect(), grid, out, gradient)
+            }
+        }
+    };
+}
+impl_field!(surflet::Noise<D>);
+impl_field!(Evaluator<D>);
+
+/// Something that compiles to a [`Field`] in any dimension from 1 to 4.
+trait Desc: Sync {
+    type Built<const D: usize>: Field<D>;
+    fn build<const D: usize>(&self) -> PyResult<Self::Built<D>>;
+}
+
+fn value_error(e: impl ToString) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+// ---------------------------------------------------------------------------
+// Arguments shared by both classes.
+
+/// A seed as the command line takes it: any integer from -2^63 to 2^64-1,
+/// a negative `n` meaning `2^64 + n` (the same two's-complement bits).
+fn seed_from(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if seed.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err("the seed must be an int, not a bool"));
+    }
+    let index = seed.py().import("operator")?.getattr("index")?;
+    let as_int = index.call1((seed,)).map_err(|_| {
+        PyTypeError::new_err(format!("the seed must be an int, not {}", type_name(seed)))
+    })?;
+    let range = || {
+        value_error(format!(
+            "the seed {as_int} is out of range: seeds are integers from -2^63 to 2^64-1"
+        ))
+    };
+    let v: i128 = as_int.extract().map_err(|_| range())?;
+    if !(-(1i128 << 63)..1i128 << 64).contains(&v) {
+        return Err(range());
+    }
+    Ok(v as u64)
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// A thread count: `None` is rayon's global pool (one thread per core).
+///
+/// Pools are kept per count and per calling thread, so a `threads=` call
+/// costs no thread start-up after the first, and two Python threads that
+/// each ask for one thread get one each rather than queueing on a shared
+/// one.
+fn pool(threads: Option<isize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
+    thread_local! {
+        static POOLS: RefCell<HashMap<usize, Arc<rayon::ThreadPool>>> = RefCell::new(HashMap::new());
+    }
+    let Some(n) = threads else { return Ok(None) };
+    if !(1..=1024).contains(&n) {
+        return Err(value_error(format!("threads must be in 1..=1024, got {n}")));
+    }
+    let n = n as usize;
+    POOLS.with_borrow_mut(|pools| {
+        if let Some(p) = pools.get(&n) {
+            return Ok(Some(p.clone()));
+        }
+        let p = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("surflet-{i}"))
+            .build()
+            .map_err(|e| value_error(format!("cannot start {n} threads: {e}")))?;
+        let p = Arc::new(p);
+        pools.insert(n, p.clone());
+        Ok(Some(p))
+    })
+}
+
+fn run_in<T: Send>(pool: &Option<Arc<rayon::ThreadPool>>, f: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(p) => p.install(f),
+        None => f(),
+    }
+}
+
+/// The floating-point types the module computes in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Precision {
+    F32,
+    F64,
+}
+
+fn precision_of(dtype: &Bound<'_, PyArrayDescr>) -> Option<Precision> {
+    let py = dtype.py();
+    if dtype.is_equiv_to(&numpy::dtype::<f32>(py)) {
+        Some(Precision::F32)
+    } else if dtype.is_equiv_to(&numpy::dtype::<f64>(py)) {
+        Some(Precision::F64)
+    } else {
+        None
+    }
+}
+
+/// The points as a numpy array of `float32` or `float64`: those two pass
+/// through as they are (any strides, read-only included); integer arrays and
+/// other real floats are converted to `float64`; anything else is a
+/// `TypeError`.
+fn points_array<'py>(
+    points: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyUntypedArray>, Precision)> {
+    let py = points.py();
+    let np = py.import("numpy")?;
+    let arr = match points.cast::<PyUntypedArray>() {
+        Ok(a) => a.clone(),
+        Err(_) => np
+            .getattr("asarray")?
+            .call1((points,))?
+            .cast_into::<PyUntypedArray>()?,
+    };
+    if let Some(p) = precision_of(&arr.dtype()) {
+        return Ok((arr, p));
+    }
+    let kind = arr.dtype().kind();
+    if matches!(kind, b'i' | b'u' | b'f') {
+        let converted = np
+            .getattr("asarray")?
+            .call1((arr, numpy::dtype::<f64>(py)))?
+            .cast_into::<PyUntypedArray>()?;
+        return Ok((converted, Precision::F64));
+    }
+    Err(PyTypeError::new_err(format!(
+        "points must be real numbers (a float or integer array), not dtype {}",
+        arr.dtype()
+    )))
+}
+
+/// The dtype of a grid: `dtype=` if given, else that of `out=`, else
+/// `float64`.
+fn grid_precision(
+    py: Python<'_>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    out: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Precision> {
+    let descr = match (dtype, out) {
+        (Some(d), _) => {
+            let np = py.import("numpy")?;
+            np.getattr("dtype")?
+                .call1((d,))?
+                .cast_into::<PyArrayDescr>()?
+        }
+        (None, Some(o)) => match o.cast::<PyUntypedArray>() {
+            Ok(a) => a.dtype(),
+            Err(_) => return Err(out_type_error(o)),
+        },
+        (None, None) => return Ok(Precision::F64),
+    };
+    precision_of(&descr).ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "surflet computes in float32 or float64, not {descr}"
+        ))
+    })
+}
+
+fn out_type_error(o: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!("out must be a numpy array, not {}", type_name(o)))
+}
+
+/// A caller's output array: the right type, shape and dtype, writable and
+/// C-contiguous (so it is filled in place, without a copy). The borrow is
+/// checked by numpy's borrow tracking, so an `out=` that overlaps the points
+/// is an error rather than undefined behaviour.
+fn out_array<'py, F: Element>(
+    out: &Bound<'py, PyAny>,
+    what: &str,
+    shape: &[usize],
+) -> PyResult<PyReadwriteArrayDyn<'py, F>> {
+    let Ok(untyped) = out.cast::<PyUntypedArray>() else {
+        return Err(out_type_error(out));
+    };
+    let want = numpy::dtype::<F>(out.py());
+    if !untyped.dtype().is_equiv_to(&want) {
+        return Err(PyTypeError::new_err(format!(
+            "{what} has dtype {}, expected {want}",
+            untyped.dtype()
+        )));
+    }
+    if untyped.shape() != shape {
+        return Err(value_error(format!(
+            "{what} has shape {}, expected {}",
+            shape_str(untyped.shape()),
+            shape_str(shape)
+        )));
+    }
+    if !untyped.is_c_contiguous() {
+        return Err(value_error(format!("{what} must be C-contiguous")));
+    }
+    untyped
+        .cast::<PyArrayDyn<F>>()?
+        .try_readwrite()
+        .map_err(|e| value_error(format!("{what} cannot be written: {e}")))
+}
+
+/// Where results go: fresh buffers, or the caller's arrays.
+struct Outs<'py, F: Element> {
+    values: Option<PyReadwriteArrayDyn<'py, F>>,
+    gradient: Option<PyReadwriteArrayDyn<'py, F>>,
+}
+
+impl<'py, F: Element> Outs<'py, F> {
+    fn new(
+        out: Option<&Bound<'py, PyAny>>,
+        gradient: bool,
+        value_shape: &[usize],
+        gradient_shape: &[usize],
+    ) -> PyResult<Self> {
+        let Some(out) = out.filter(|o| !o.is_none()) else {
+            return Ok(Outs {
+                values: None,
+                gradient: None,
+            });
+        };
+        if gradient {
+            let pair = out
+                .cast::<PyTuple>()
+                .ok()
+                .filter(|t| t.len() == 2)
+                .ok_or_else(|| {
+                    PyTypeError::new_err(
+                        "with gradient=True, out must be a pair (values, gradient) of numpy arrays",
+                    )
+                })?;
+            let values = out_array::<F>(&pair.get_item(0)?, "out[0]", value_shape)?;
+            let gradient = out_array::<F>(&pair.get_item(1)?, "out[1]", gradient_shape)?;
+            Ok(Outs {
+                values: Some(values),
+                gradient: Some(gradient),
+            })
+        } else {
+            Ok(Outs {
+                values: Some(out_array::<F>(out, "out", value_shape)?),
+                gradient: None,
+            })
+        }
+    }
+}
+
+/// A buffer to fill: the caller's array, or a fresh vector.
+enum Buf<'a, F> {
+    Theirs(&'a mut [F]),
+    Ours(Vec<F>),
+}
+
+impl<F: Copy + Default> Buf<'_, F> {
+    fn slice(&mut self) -> &mut [F] {
+        match self {
+            Buf::Theirs(s) => s,
+            Buf::Ours(v) => v,
+        }
+    }
+}
+
+fn theirs<'a, F: Element>(arr: &'a mut PyReadwriteArrayDyn<'_, F>) -> PyResult<Buf<'a, F>> {
+    arr.as_slice_mut().map(Buf::Theirs).map_err(value_error)
+}
+
+fn new_buf<F: Copy + Default>(n: usize) -> PyResult<Vec<F>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        PyErr::new::<pyo3::exceptions::PyMemoryError, _>(format!("cannot allocate {n} values"))
+    })?;
+    v.resize(n, F::default());
+    Ok(v)
+}
+
+/// Points per block when (de)interleaving coordinates in parallel.
+const BLOCK: usize = 1 << 14;
+
+/// Splits `n` points from `(n, D)` layout into one list per axis, on the
+/// current rayon pool.
+fn deinterleave<F: Copy + Send + Sync, const D: usize>(src: &[F], dst: &mut [Vec<F>; D]) {
+    let mut columns = dst.each_mut().map(|v| v.chunks_mut(BLOCK));
+    let blocks = src.len().div_ceil(BLOCK * D);
+    let parts: Vec<[&mut [F]; D]> = (0..blocks)
+        .map(|_| {
+            columns
+                .each_mut()
+                .map(|c| c.next().expect("one chunk per block"))
+        })
+        .collect();
+    parts.into_par_iter().enumerate().for_each(|(b, cols)| {
+        let src = &src[b * BLOCK * D..];
+        for k in 0..cols[0].len() {
+            for a in 0..D {
+                cols[a][k] = src[k * D + a];
+            }
+        }
+    });
+}
+
+/// Writes per-axis gradient lists into `g` as `(n, D)`, x first, on the
+/// current rayon pool.
+fn interleave<F: Copy + Send + Sync, const D: usize>(axes: &[Vec<F>; D], g: &mut [F]) {
+    g.par_chunks_mut(BLOCK * D)
+        .enumerate()
+        .for_each(|(b, out)| {
+            let base = b * BLOCK;
+            for (k, p) in out.chunks_exact_mut(D).enumerate() {
+                for a in 0..D {
+                    p[a] = axes[a][base + k];
+                }
+            }
+        });
+}
+
+/// Hands results back to Python: the caller's arrays, or new ones of the
+/// given shapes made from our buffers without a copy.
+fn finish<'py, F: Element>(
+    py: Python<'py>,
+    outs: Outs<'py, F>,
+    values: Option<Vec<F>>,
+    gradient: Option<Vec<F>>,
+    value_shape: &[usize],
+    gradient_shape: &[usize],
+) -> PyResult<Py<PyAny>> {
+    let wrap = |v: Vec<F>, shape: &[usize]| -> PyResult<Py<PyAny>> {
+        let a = ArrayD::from_shape_vec(IxDyn(shape), v).map_err(value_error)?;
+        Ok(a.into_pyarray(py).into_any().unbind())
+    };
+    let v = match (outs.values, values) {
+        (Some(a), _) => a.as_any().clone().unbind(),
+        (None, v) => wrap(v.unwrap_or_default(), value_shape)?,
+    };
+    let g = match (outs.gradient, gradient) {
+        (Some(a), _) => Some(a.as_any().clone().unbind()),
+        (None, Some(g)) => Some(wrap(g, gradient_shape)?),
+        (None, None) => None,
+    };
+    match g {
+        Some(g) => Ok(PyTuple::new(py, [v, g])?.into_any().unbind()),
+        None => Ok(v),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// sample: points in, values out.
+
+fn sample<T: Desc>(
+    desc: &T,
+    points: &Bound<'_, PyAny>,
+    gradient: bool,
+    out: Option<&Bound<'_, PyAny>>,
+    threads: Option<isize>,
+) -> PyResult<Py<PyAny>> {
+    let (arr, precision) = points_array(points)?;
+    let shape = arr.shape().to_vec();
+    let d = shape.last().copied().unwrap_or(0);
+    if !(1..=4).contains(&d) {
+        return Err(value_error(format!(
+            "points must have shape (..., D) with D from 1 to 4 (one coordinate per axis), \
+             got shape {}",
+            shape_str(&shape)
+        )));
+    }
+    let pool = pool(threads)?;
+    macro_rules! go {
+        ($f:ty) => {{
+            let a = arr.cast::<PyArrayDyn<$f>>()?.readonly();
+            match d {
+                1 => sample_typed::<$f, 1, T>(desc, &a, gradient, out, &pool),
+                2 => sample_typed::<$f, 2, T>(desc, &a, gradient, out, &pool),
+                3 => sample_typed::<$f, 3, T>(desc, &a, gradient, out, &pool),
+                _ => sample_typed::<$f, 4, T>(desc, &a, gradient, out, &pool),
+            }
+        }};
+    }
+    match precision {
+        Precision::F32 => go!(f32),
+        Precision::F64 => go!(f64),
+    }
+}
+
+fn shape_str(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn sample_typed<F: Float + Element, const D: usize, T: Desc>(
+    desc: &T,
+    points: &PyReadonlyArrayDyn<'_, F>,
+    gradient: bool,
+    out: Option<&Bound<'_, PyAny>>,
+    pool: &Option<Arc<rayon::ThreadPool>>,
+) -> PyResult<Py<PyAny>> {
+    let py = points.py();
+    let field = desc.build::<D>()?;
+    let view: ArrayViewD<'_, F> = points.as_array();
+    let gradient_shape = view.shape().to_vec();
+    let value_shape = gradient_shape[..gradient_shape.len() - 1].to_vec();
+    let n: usize = value_shape.iter().product();
+    let mut outs = Outs::<F>::new(out, gradient, &value_shape, &gradient_shape)?;
+    let mut values = match &mut outs.values {
+        Some(a) => theirs(a)?,
+        None => Buf::Ours(new_buf(n)?),
+    };
+    let mut grad = match (&mut outs.gradient, gradient) {
+        (Some(a), _) => Some(theirs(a)?),
+        (None, true) => Some(Buf::Ours(new_buf(n * D)?)),
+        (None, false) => None,
+    };
+    let mut coords: [Vec<F>; D] = core::array::from_fn(|_| Vec::new());
+    let mut gaxes: [Vec<F>; D] = core::array::from_fn(|_| Vec::new());
+    for a in 0..D {
+        coords[a] = new_buf(n)?;
+        if gradient {
+            gaxes[a] = new_buf(n)?;
+        }
+    }
+    let result = py.detach(|| {
+        run_in(pool, || {
+            // Strided and non-native layouts are copied to C order first.
+            let standard = view.as_standard_layout();
+            let flat = standard.as_slice().expect("standard layout is contiguous");
+            deinterleave(flat, &mut coords);
+            let c: [&[F]; D] = core::array::from_fn(|a| &coords[a][..]);
+            match &mut grad {
+                Some(g) => {
+                    let parts = pick::<F, D>(split4(&mut gaxes));
+                    field.fill_on(c, values.slice(), Some(parts))?;
+                    interleave(&gaxes, g.slice());
+                    Ok(())
+                }
+                None => field.fill_on(c, values.slice(), None),
+            }
+        })
+    });
+    result.map_err(value_error)?;
+    let (values, grad) = (ours(values), grad.and_then(ours));
+    finish(py, outs, values, grad, &value_shape, &gradient_shape)
+}
+
+fn ours<F>(b: Buf<'_, F>) -> Option<Vec<F>> {
+    match b {
+        Buf::Ours(v) => Some(v),
+        Buf::Theirs(_) => None,
+    }
+}
+
+/// Up to four `&mut` slices from the gradient lists (the rest empty), so
+/// one code path serves every `D`.
+fn split4<F, const D: usize>(v: &mut [Vec<F>; D]) -> [&mut [F]; 4] {
+    let mut it = v.iter_mut();
+    core::array::from_fn(|_| match it.next() {
+        Some(x) => &mut x[..],
+        None => &mut [][..],
+    })
+}
+
+fn pick<F, const D: usize>(four: [&mut [F]; 4]) -> [&mut [F]; D] {
+    let mut it = four.into_iter();
+    core::array::from_fn(|_| it.next().expect("D is at most 4"))
+}
+
+// ---------------------------------------------------------------------------
+// grid: a uniform grid, x as the last axis.
+
+struct GridArgs {
+    origin: Vec<f64>,
+    step: Vec<f64>,
+    shape: Vec<usize>,
+    start: Vec<usize>,
+}
+
+fn grid_args(
+    origin: Vec<f64>,
+    step: Vec<f64>,
+    shape: Vec<usize>,
+    start: Option<Vec<usize>>,
+) -> PyResult<GridArgs> {
+    let d = origin.len();
+    if !(1..=4).contains(&d) {
+        return Err(value_error(format!(
+            "origin has {d} coordinates; a grid has 1 to 4 dimensions"
+        )));
+    }
+    if step.len() != d || shape.len() != d {
+        return Err(value_error(format!(
+            "origin, step and shape must have the same length, got {}, {} and {}",
+            d,
+            step.len(),
+            shape.len()
+        )));
+    }
+    let start = start.unwrap_or_else(|| vec![0; d]);
+    if start.len() != d {
+        return Err(value_error(format!(
+            "start has {} entries, expected {d}",
+            start.len()
+        )));
+    }
+    Ok(GridArgs {
+        origin,
+        step,
+        shape,
+        start,
+    })
+}
+
+fn grid<T: Desc>(
+    py: Python<'_>,
+    desc: &T,
+    args: GridArgs,
+    gradient: bool,
+    out: Option<&Bound<'_, PyAny>>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    threads: Option<isize>,
+) -> PyResult<Py<PyAny>> {
+    let precision = grid_precision(py, dtype, out)?;
+    let pool = pool(threads)?;
+    macro_rules! go {
+        ($f:ty) => {
+            match args.shape.len() {
+                1 => grid_typed::<$f, 1, T>(py, desc, &args, gradient, out, &pool),
+                2 => grid_typed::<$f, 2, T>(py, desc, &args, gradient, out, &pool),
+                3 => grid_typed::<$f, 3, T>(py, desc, &args, gradient, out, &pool),
+                _ => grid_typed::<$f, 4, T>(py, desc, &args, gradient, out, &pool),
+            }
+        };
+    }
+    match precision {
+        Precision::F32 => go!(f32),
+        Precision::F64 => go!(f64),
+    }
+}
+
+fn grid_typed<F: Float + Element, const D: usize, T: Desc>(
+    py: Python<'_>,
+    desc: &T,
+    args: &GridArgs,
+    gradient: bool,
+    out: Option<&Bound<'_, PyAny>>,
+    pool: &Option<Arc<rayon::ThreadPool>>,
+) -> PyResult<Py<PyAny>> {
+    let field = desc.build::<D>()?;
+    // Python's shape is (..., ny, nx): axis 0 of the library is the last.
+    let rev = |v: &[usize]| -> [usize; D] { core::array::from_fn(|a| v[D - 1 - a]) };
+    let g = Grid::<F, D>::window(
+        core::array::from_fn(|a| F::from_f64(args.origin[a])),
+        core::array::from_fn(|a| F::from_f64(args.step[a])),
+        rev(&args.start),
+        rev(&args.shape),
+    )
+    .map_err(value_error)?;
+    let value_shape = args.shape.clone();
+    let mut gradient_shape = value_shape.clone();
+    gradient_shape.push(D);
+    let n = g.len();
+    let mut outs = Outs::<F>::new(out, gradient, &value_shape, &gradient_shape)?;
+    let mut values = match &mut outs.values {
+        Some(a) => theirs(a)?,
+        None => Buf::Ours(new_buf(n)?),
+    };
+    let mut grad = match (&mut outs.gradient, gradient) {
+        (Some(a), _) => Some(theirs(a)?),
+        (None, true) => Some(Buf::Ours(new_buf(
+            n.checked_mul(D)
+                .ok_or_else(|| value_error("grid too large"))?,
+        )?)),
+        (None, false) => None,
+    };
+    let mut gaxes: [Vec<F>; D] = core::array::from_fn(|_| Vec::new());
+    if gradient {
+        for ga in gaxes.iter_mut() {
+            *ga = new_buf(n)?;
+        }
+    }
+    let result = py.detach(|| {
+        run_in(pool, || match &mut grad {
+            Some(gbuf) => {
+                let parts = pick::<F, D>(split4(&mut gaxes));
+                field.grid_on(&g, values.slice(), Some(parts))?;
+                interleave(&gaxes, gbuf.slice());
+                Ok(())
+            }
+            None => field.grid_on(&g, values.slice(), None).map(|_| ()),
+        })
+    });
+    result.map_err(value_error)?;
+    let (values, grad) = (ours(values), grad.and_then(ours));
+    finish(py, outs, values, grad, &value_shape, &gradient_shape)
+}
+
+// ---------------------------------------------------------------------------
+// The classes.
+
+/// One family noise: a kind, a seed and optionally a period per axis.
+///
+/// `Noise(name, seed=0, period=None)`: `name` is one of `NOISES` (the
+/// names `surflet sample` accepts); `seed` any integer from -2^63 to
+/// 2^64-1 (a negative `n` is the seed `2^64 + n`, as on the command line);
+/// `period` one integer in 1..=65536 per axis, in lattice cells, to make
+/// the noise tile. The dimension is that of the points it is given.
+#[pyclass(module = "surflet", frozen)]
+struct Noise {
+    kind: NoiseKind,
+    seed: u64,
+    period: Option<Vec<u32>>,
+}
+
+impl Desc for Noise {
+    type Built<const D: usize> = surflet::Noise<D>;
+    fn build<const D: usize>(&self) -> PyResult<surflet::Noise<D>> {
+        let n = surflet::Noise::<D>::new(self.kind, self.seed);
+        match &self.period {
+            None => Ok(n),
+            Some(p) => {
+                let p: [u32; D] = p.as_slice().try_into().map_err(|_| {
+                    value_error(format!(
+                        "the period has {} entries, but the noise is evaluated in {D}D",
+                        p.len()
+                    ))
+                })?;
+                n.with_period(p).map_err(value_error)
+            }
+        }
+    }
+}
+
+fn period_from(period: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<u32>>> {
+    let Some(period) = period.filter(|p| !p.is_none()) else {
+        return Ok(None);
+    };
+    let items: Vec<Bound<'_, PyAny>> = period
+        .try_iter()
+        .map_err(|_| PyTypeError::new_err("period must be a sequence of ints, one per axis"))?
+        .collect::<PyResult<_>>()?;
+    if !(1..=4).contains(&items.len()) {
+        return Err(value_error(format!(
+            "the period takes 1 to 4 values (one per axis), got {}",
+            items.len()
+        )));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(axis, item)| {
+            let v: i128 = item.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "period[{axis}] must be an int, not {}",
+                    type_name(item)
+                ))
+            })?;
+            if !(1..=surflet::MAX_PERIOD as i128).contains(&v) {
+                return Err(value_error(format!(
+                    "period on axis {axis} is {v}: periods must be in 1..={}",
+                    surflet::MAX_PERIOD
+                )));
+            }
+            Ok(v as u32)
+        })
+        .collect::<PyResult<Vec<u32>>>()
+        .map(Some)
+}
+
+#[pymethods]
+impl Noise {
+    #[new]
+    #[pyo3(signature = (name, seed = None, period = None))]
+    fn new(
+        name: &str,
+        seed: Option<&Bound<'_, PyAny>>,
+        period: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let kind = NoiseKind::from_name(name).map_err(value_error)?;
+        let seed = match seed {
+            Some(s) => seed_from(s)?,
+            None => 0,
+        };
+        let period = period_from(period)?;
+        if let Some(p) = &period {
+            // Checks what does not depend on the points (periodic
+            // dimensions, the even y period of 2D simplex) now, not at the
+            // first call.
+            let probe = Noise {
+                kind,
+                seed,
+                period: Some(p.clone()),
+            };
+            match p.len() {
+                1 => probe.build::<1>().map(|_| ())?,
+                2 => probe.build::<2>().map(|_| ())?,
+                3 => probe.build::<3>().map(|_| ())?,
+                _ => probe.build::<4>().map(|_| ())?,
+            }
+        }
+        Ok(Noise { kind, seed, period })
+    }
+
+    /// The noise's name, as `surflet sample` takes it.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.kind.name()
+    }
+
+    /// The seed, as an unsigned 64-bit integer.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The period per axis, or None.
+    #[getter]
+    fn period(&self) -> Option<Vec<u32>> {
+        self.period.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        let mut s = format!("surflet.Noise({:?}, seed={}", self.kind.name(), self.seed);
+        if let Some(p) = &self.period {
+            let p: Vec<String> = p.iter().map(|v| v.to_string()).collect();
+            s += &format!(
+                ", period=({}{})",
+                p.join(", "),
+                if p.len() == 1 { "," } else { "" }
+            );
+        }
+        s + ")"
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Noise>().is_ok_and(|o| {
+            let o = o.get();
+            o.kind == self.kind && o.seed == self.seed && o.period == self.period
+        })
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.kind, self.seed, &self.period).hash(&mut h);
+        h.finish()
+    }
+
+    /// Pickling (Dask sends fields to its workers this way).
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let me = slf.get();
+        let args = (me.kind.name(), me.seed, me.period.clone());
+        Ok((slf.get_type(), args)
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
+    }
+}
+
+/// A noise stack (a fractal of a noise, optionally domain-warped), as
+/// `surflet render --config` and `surflet sample --config` read it.
+///
+/// Make one with `Stack.from_toml`, `Stack.from_json` or `Stack.from_dict`;
+/// `to_toml`, `to_json` and `to_dict` give the description back. It
+/// evaluates at world coordinates (the stack's `frequency` applies).
+#[pyclass(module = "surflet", frozen)]
+struct Stack {
+    stack: surflet::Stack,
+}
+
+impl Desc for Stack {
+    type Built<const D: usize> = Evaluator<D>;
+    fn build<const D: usize>(&self) -> PyResult<Evaluator<D>> {
+        self.stack.build::<D>().map_err(value_error)
+    }
+}
+
+fn json_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    py.import("json")
+}
+
+#[pymethods]
+impl Stack {
+    /// A stack from a TOML config, the format of `--save-config`.
+    #[staticmethod]
+    fn from_toml(text: &str) -> PyResult<Stack> {
+        surflet::Stack::from_toml_str(text)
+            .map(|stack| Stack { stack })
+            .map_err(value_error)
+    }
+
+    /// A stack from a JSON config.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Stack> {
+        surflet::Stack::from_json_str(text)
+            .map(|stack| Stack { stack })
+            .map_err(value_error)
+    }
+
+    /// A stack from a dict with the keys of a JSON config.
+    #[staticmethod]
+    fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<Stack> {
+        if d.cast::<PyDict>().is_err() {
+            return Err(PyTypeError::new_err(format!(
+                "from_dict takes a dict, not {}",
+                type_name(d)
+            )));
+        }
+        let text: String = json_module(py)?
+            .getattr("dumps")?
+            .call1((d,))
+            .map_err(|e| PyTypeError::new_err(format!("the dict is not a config: {e}")))?
+            .extract()?;
+        Stack::from_json(&text)
+    }
+
+    /// The description as TOML; `from_toml` reads it back unchanged.
+    fn to_toml(&self) -> PyResult<String> {
+        self.stack.to_toml_string().map_err(value_error)
+    }
+
+    /// The description as JSON; `from_json` reads it back unchanged.
+    fn to_json(&self) -> PyResult<String> {
+        self.stack.to_json_string().map_err(value_error)
+    }
+
+    /// The description as a dict; `from_dict` reads it back unchanged.
+    fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let text = self.to_json()?;
+        Ok(json_module(py)?.getattr("loads")?.call1((text,))?.unbind())
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        let json = serde_json_compact(&self.to_json()?);
+        Ok(format!("surflet.Stack.from_json({json:?})"))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Stack>()
+            .is_ok_and(|o| o.get().stack == self.stack)
+    }
+
+    /// Pickling, through the JSON description (which round-trips exactly).
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let from_json = slf.get_type().getattr("from_json")?;
+        let text = slf.get().to_json()?;
+        Ok((from_json, (text,)).into_pyobject(py)?.into_any().unbind())
+    }
+}
+
+/// The JSON text on one line, for `repr`.
+fn serde_json_compact(pretty: &str) -> String {
+    pretty.lines().map(str::trim).collect::<Vec<_>>().join(" ")
+}
+
+/// `sample` and `grid`, the same on both classes (a second `#[pymethods]`
+/// block per class, through pyo3's `multiple-pymethods`).
+macro_rules! field_methods {
+    ($ty:ty) => {
+        #[pymethods]
+        impl $ty {
+            /// Values (and with `gradient=True` the pair `(values,
+            /// gradient)`) at `points`, an array of shape `(..., D)`.
+            #[pyo3(signature = (points, *, gradient = false, out = None, threads = None))]
+            fn sample(
+                &self,
+                points: &Bound<'_, PyAny>,
+                gradient: bool,
+                out: Option<&Bound<'_, PyAny>>,
+                threads: Option<isize>,
+            ) -> PyResult<Py<PyAny>> {
+                sample(self, points, gradient, out, threads)
+            }
+
+            /// Values on the uniform grid `origin + index * step`, as an
+            /// array of `shape` with x as the last axis. The origin and
+            /// step are given x first, like points; the shape and start
+            /// index the result, so y comes before x there.
+            #[pyo3(signature = (origin, step, shape, *, start = None, gradient = false, out = None, dtype = None, threads = None))]
+            #[allow(clippy::too_many_arguments)]
+            fn grid(
+                &self,
+                py: Python<'_>,
+                origin: Vec<f64>,
+                step: Vec<f64>,
+                shape: Vec<usize>,
+                start: Option<Vec<usize>>,
+                gradient: bool,
+                out: Option<&Bound<'_, PyAny>>,
+                dtype: Option<&Bound<'_, PyAny>>,
+                threads: Option<isize>,
+            ) -> PyResult<Py<PyAny>> {
+                let args = grid_args(origin, step, shape, start)?;
+                grid(py, self, args, gradient, out, dtype, threads)
+            }
+        }
+    };
+}
+field_methods!(Noise);
+field_methods!(Stack);
+
+/// The compiled module.
+#[pymodule]
+fn _surflet(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Noise>()?;
+    m.add_class::<Stack>()?;
+    m.add("NOISES", NoiseKind::ALL.map(|k| k.name()).to_vec())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
