@@ -1,17 +1,30 @@
 """Type stubs of the compiled module (see the docstrings at run time)."""
 
-from typing import Any, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
+__all__ = ["NOISES", "Noise", "Stack", "__version__"]
 NOISES: list[str]
 
 _Points = npt.ArrayLike
 _Out = Union[npt.NDArray[np.floating[Any]], Tuple[npt.NDArray[np.floating[Any]], npt.NDArray[np.floating[Any]]], None]
 
-class _Field:
+@final
+class Noise:
+    """One family noise: ``Noise(name, seed=0, period=None)``."""
+
+    def __new__(
+        cls, name: str, seed: Optional[int] = None, period: Optional[Sequence[int]] = None
+    ) -> "Noise": ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def period(self) -> Optional[list[int]]: ...
     def sample(
         self,
         points: _Points,
@@ -35,7 +48,7 @@ class _Field:
         start: Optional[Sequence[int]] = None,
         gradient: bool = False,
         out: _Out = None,
-        dtype: npt.DTypeLike = None,
+        dtype: Optional[npt.DTypeLike] = None,
         threads: Optional[int] = None,
     ) -> Any:
         """Values on a uniform 1D-4D grid. ``origin`` and ``step`` are x
@@ -45,20 +58,8 @@ class _Field:
         ``origin + index * step``. ``start`` offsets the indices (in array
         order), so a window of a larger grid has exactly its bits."""
 
-class Noise(_Field):
-    """One family noise: ``Noise(name, seed=0, period=None)``."""
-
-    def __init__(
-        self, name: str, seed: Optional[int] = None, period: Optional[Sequence[int]] = None
-    ) -> None: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def seed(self) -> int: ...
-    @property
-    def period(self) -> Optional[list[int]]: ...
-
-class Stack(_Field):
+@final
+class Stack:
     """A noise stack, as ``surflet render --config`` reads it."""
 
     @staticmethod
@@ -70,3 +71,35 @@ class Stack(_Field):
     def to_toml(self) -> str: ...
     def to_json(self) -> str: ...
     def to_dict(self) -> dict[str, Any]: ...
+    def sample(
+        self,
+        points: _Points,
+        *,
+        gradient: bool = False,
+        out: _Out = None,
+        threads: Optional[int] = None,
+    ) -> Any:
+        """Values at ``points`` (shape ``(..., D)``, float32 or float64;
+        integers become float64), shape ``(...)``, same dtype. With
+        ``gradient=True``, a pair ``(values, gradient)`` with the gradient of
+        shape ``(..., D)``. ``out`` is the array to fill (a pair with
+        ``gradient=True``), C-contiguous and of the right dtype and shape.
+        ``threads`` limits the threads (default: every core)."""
+    def grid(
+        self,
+        origin: Sequence[float],
+        step: Sequence[float],
+        shape: Sequence[int],
+        *,
+        start: Optional[Sequence[int]] = None,
+        gradient: bool = False,
+        out: _Out = None,
+        dtype: Optional[npt.DTypeLike] = None,
+        threads: Optional[int] = None,
+    ) -> Any:
+        """Values on a uniform 1D-4D grid. ``origin`` and ``step`` are x
+        first; the result has ``shape`` with x as the last axis:
+        ``img[j, i]`` is the value at ``(x0 + i*dx, y0 + j*dy)``, each
+        coordinate computed in ``dtype`` (default float64, or ``out``'s) as
+        ``origin + index * step``. ``start`` offsets the indices (in array
+        order), so a window of a larger grid has exactly its bits."""
