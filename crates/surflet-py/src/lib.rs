@@ -548,8 +548,8 @@ struct GridArgs {
 fn grid_args(
     origin: Vec<f64>,
     step: Vec<f64>,
-    shape: Vec<usize>,
-    start: Option<Vec<usize>>,
+    shape: Vec<i128>,
+    start: Option<Vec<i128>>,
 ) -> PyResult<GridArgs> {
     let d = origin.len();
     if !(1..=4).contains(&d) {
@@ -572,6 +572,19 @@ fn grid_args(
             start.len()
         )));
     }
+    let counts = |v: Vec<i128>, what: &str| -> PyResult<Vec<usize>> {
+        v.into_iter()
+            .map(|n| {
+                usize::try_from(n).map_err(|_| {
+                    value_error(format!(
+                        "{what} entries must be non-negative integers that fit in memory \
+                         addresses, got {n}"
+                    ))
+                })
+            })
+            .collect()
+    };
+    let (shape, start) = (counts(shape, "shape")?, counts(start, "start")?);
     Ok(GridArgs {
         origin,
         step,
@@ -955,8 +968,8 @@ macro_rules! field_methods {
                 py: Python<'_>,
                 origin: Vec<f64>,
                 step: Vec<f64>,
-                shape: Vec<usize>,
-                start: Option<Vec<usize>>,
+                shape: Vec<i128>,
+                start: Option<Vec<i128>>,
                 gradient: bool,
                 out: Option<&Bound<'_, PyAny>>,
                 dtype: Option<&Bound<'_, PyAny>>,

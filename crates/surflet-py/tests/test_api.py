@@ -238,3 +238,17 @@ def test_one_noise_from_many_python_threads():
     for t in ts:
         t.join()
     assert all((bits(r) == bits(want)).all() for r in results)
+
+
+def test_grid_sizes():
+    assert N.grid((0, 0), (1, 1), (0, 5)).shape == (0, 5)
+    for shape in ((-1, 5), (3, -2)):
+        with pytest.raises(ValueError, match="non-negative"):
+            N.grid((0, 0), (1, 1), shape)
+    with pytest.raises(ValueError, match="non-negative"):
+        N.grid((0, 0), (1, 1), (3, 3), start=(0, -1))
+    # More than fits in memory: a clear error, not an attempt.
+    with pytest.raises((MemoryError, ValueError)):
+        N.grid((0, 0), (1, 1), (10**7, 10**7))
+    with pytest.raises(ValueError, match="do not fit"):
+        N.grid((0, 0, 0, 0), (1, 1, 1, 1), (2**62, 2**62, 2, 2))
