@@ -19,6 +19,8 @@ const COMMANDS: &[&[&str]] = &[
     &["snoise1234"],
     &["sdnoise1234", "--gradient"],
     &["srdnoise23", "--gradient"],
+    &["opensimplex2-java", "--seed", "-1"],
+    &["opensimplex2s-java", "--variant", "fallback"],
     &["value", "--seed", "7"],
     &["perlin", "--gradient", "--f32"],
     &["simplex", "--gradient"],

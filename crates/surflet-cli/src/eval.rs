@@ -7,12 +7,12 @@
 //! back without rounding.
 
 use surflet::reference::{
-    classic2005, noise1234, perlin2002, sdnoise1234, simplex2005, simplex2012, simplexnoise1234,
-    srdnoise23,
+    classic2005, noise1234, opensimplex2, opensimplex2s, perlin2002, sdnoise1234, simplex2005,
+    simplex2012, simplexnoise1234, srdnoise23,
 };
 use surflet::{Noise, NoiseKind};
 
-use crate::names::{NoiseName, Precision};
+use crate::names::{NoiseName, Precision, Variant};
 use crate::stack_field::{CurlField, StackField};
 
 /// One evaluation: the value and, where the noise has them, the partial
@@ -49,6 +49,10 @@ impl Eval {
 /// A reference port as a function of one line's numbers.
 pub type ReferenceFn = fn(&[f64]) -> Eval;
 
+/// An OpenSimplex2 port as a function of the Java `long` seed and one
+/// line's coordinates.
+pub type SeededFn = fn(i64, &[f64]) -> f32;
+
 /// A surflet family noise in one of its four dimensions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FamilyNoise {
@@ -71,6 +75,9 @@ pub struct FamilyOptions {
     pub period: Option<Vec<u32>>,
     /// Compute in `f32` rather than `f64`.
     pub f32: bool,
+    /// The OpenSimplex2 ports' lattice orientation (`None`: the dimension's
+    /// default). The ports also take [`seed`](Self::seed), as a Java `long`.
+    pub variant: Option<Variant>,
 }
 
 impl FamilyNoise {
@@ -137,6 +144,13 @@ impl FamilyNoise {
 pub enum Evaluator {
     /// A reference port.
     Reference(ReferenceFn),
+    /// An OpenSimplex2 port with its seed.
+    OpenSimplex2 {
+        /// The Java function.
+        f: SeededFn,
+        /// The Java `long` seed.
+        seed: i64,
+    },
     /// A surflet family noise, computed in `f32` if the flag is set.
     Family {
         /// The noise.
@@ -167,6 +181,28 @@ impl Evaluator {
     /// for family noises. Fails if the noise lacks the dimension or the
     /// options are invalid for it.
     pub fn new(name: NoiseName, dims: usize, family: &FamilyOptions) -> Result<Self, String> {
+        if name.is_opensimplex2() {
+            let variant = family
+                .variant
+                .or_else(|| Variant::default_for(dims))
+                .ok_or_else(|| format!("{name} has no {dims}D form"))?;
+            return match opensimplex2_fn(name, variant, dims) {
+                // The seed modulo 2^64, as a Java `long`: the same bits.
+                Some(f) => Ok(Evaluator::OpenSimplex2 {
+                    f,
+                    seed: family.seed as i64,
+                }),
+                None => Err(format!(
+                    "{name} has no {dims}D variant {variant}; in {dims}D --variant is one of {} \
+                     (the first is the default)",
+                    Variant::of_dims(dims)
+                        .iter()
+                        .map(|v| v.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            };
+        }
         match name.family() {
             Some(kind) => Ok(Evaluator::Family {
                 noise: FamilyNoise::new(kind, dims, family)?,
@@ -194,6 +230,7 @@ impl Evaluator {
     pub fn eval(&self, input: &[f64]) -> Eval {
         match self {
             Evaluator::Reference(f) => f(input),
+            Evaluator::OpenSimplex2 { f, seed } => Eval::value(f64::from(f(*seed, input))),
             Evaluator::Family { noise, f32 } => noise.eval(input, *f32),
             Evaluator::Stack {
                 field,
@@ -286,13 +323,103 @@ fn reference_fn(name: NoiseName, dims: usize) -> Option<ReferenceFn> {
     Some(func)
 }
 
+/// The function an OpenSimplex2 port computes for `variant` in `dims`
+/// dimensions, if the variant exists there.
+fn opensimplex2_fn(name: NoiseName, variant: Variant, dims: usize) -> Option<SeededFn> {
+    use NoiseName as N;
+    use Variant as V;
+    use opensimplex2 as f;
+    use opensimplex2s as s;
+    let func: SeededFn = match (name, variant, dims) {
+        (N::OpenSimplex2Java, V::Standard, 2) => |k, c| f::noise2(k, c[0], c[1]),
+        (N::OpenSimplex2Java, V::ImproveX, 2) => |k, c| f::noise2_improve_x(k, c[0], c[1]),
+        (N::OpenSimplex2Java, V::ImproveXy, 3) => |k, c| f::noise3_improve_xy(k, c[0], c[1], c[2]),
+        (N::OpenSimplex2Java, V::ImproveXz, 3) => |k, c| f::noise3_improve_xz(k, c[0], c[1], c[2]),
+        (N::OpenSimplex2Java, V::Fallback, 3) => |k, c| f::noise3_fallback(k, c[0], c[1], c[2]),
+        (N::OpenSimplex2Java, V::ImproveXyzImproveXy, 4) => {
+            |k, c| f::noise4_improve_xyz_improve_xy(k, c[0], c[1], c[2], c[3])
+        }
+        (N::OpenSimplex2Java, V::ImproveXyzImproveXz, 4) => {
+            |k, c| f::noise4_improve_xyz_improve_xz(k, c[0], c[1], c[2], c[3])
+        }
+        (N::OpenSimplex2Java, V::ImproveXyz, 4) => {
+            |k, c| f::noise4_improve_xyz(k, c[0], c[1], c[2], c[3])
+        }
+        (N::OpenSimplex2Java, V::ImproveXyImproveZw, 4) => {
+            |k, c| f::noise4_improve_xy_improve_zw(k, c[0], c[1], c[2], c[3])
+        }
+        (N::OpenSimplex2Java, V::Fallback, 4) => {
+            |k, c| f::noise4_fallback(k, c[0], c[1], c[2], c[3])
+        }
+        (N::OpenSimplex2SJava, V::Standard, 2) => |k, c| s::noise2(k, c[0], c[1]),
+        (N::OpenSimplex2SJava, V::ImproveX, 2) => |k, c| s::noise2_improve_x(k, c[0], c[1]),
+        (N::OpenSimplex2SJava, V::ImproveXy, 3) => |k, c| s::noise3_improve_xy(k, c[0], c[1], c[2]),
+        (N::OpenSimplex2SJava, V::ImproveXz, 3) => |k, c| s::noise3_improve_xz(k, c[0], c[1], c[2]),
+        (N::OpenSimplex2SJava, V::Fallback, 3) => |k, c| s::noise3_fallback(k, c[0], c[1], c[2]),
+        (N::OpenSimplex2SJava, V::ImproveXyzImproveXy, 4) => {
+            |k, c| s::noise4_improve_xyz_improve_xy(k, c[0], c[1], c[2], c[3])
+        }
+        (N::OpenSimplex2SJava, V::ImproveXyzImproveXz, 4) => {
+            |k, c| s::noise4_improve_xyz_improve_xz(k, c[0], c[1], c[2], c[3])
+        }
+        (N::OpenSimplex2SJava, V::ImproveXyz, 4) => {
+            |k, c| s::noise4_improve_xyz(k, c[0], c[1], c[2], c[3])
+        }
+        (N::OpenSimplex2SJava, V::ImproveXyImproveZw, 4) => {
+            |k, c| s::noise4_improve_xy_improve_zw(k, c[0], c[1], c[2], c[3])
+        }
+        (N::OpenSimplex2SJava, V::Fallback, 4) => {
+            |k, c| s::noise4_fallback(k, c[0], c[1], c[2], c[3])
+        }
+        _ => return None,
+    };
+    Some(func)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    fn every_opensimplex2_variant_has_a_function() {
+        for name in [NoiseName::OpenSimplex2Java, NoiseName::OpenSimplex2SJava] {
+            for d in 1..=5 {
+                for &v in <Variant as clap::ValueEnum>::value_variants() {
+                    assert_eq!(
+                        opensimplex2_fn(name, v, d).is_some(),
+                        v.java_method(d).is_some(),
+                        "{name} {v} {d}D"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn opensimplex2_seed_is_taken_modulo_2_pow_64() {
+        let at = |seed: u64| {
+            let options = FamilyOptions {
+                seed,
+                ..FamilyOptions::default()
+            };
+            Evaluator::new(NoiseName::OpenSimplex2Java, 2, &options)
+                .unwrap()
+                .eval(&[0.3, 0.7])
+                .value
+        };
+        assert_eq!(at(u64::MAX), f64::from(opensimplex2::noise2(-1, 0.3, 0.7)));
+        assert_eq!(
+            at(1 << 63),
+            f64::from(opensimplex2::noise2(i64::MIN, 0.3, 0.7))
+        );
+    }
+
+    #[test]
     fn every_reference_dimension_has_a_function() {
-        for name in NoiseName::ALL.into_iter().filter(|n| n.family().is_none()) {
+        for name in NoiseName::ALL
+            .into_iter()
+            .filter(|n| n.family().is_none() && !n.is_opensimplex2())
+        {
             for d in 1..=4 {
                 assert_eq!(
                     reference_fn(name, d).is_some(),

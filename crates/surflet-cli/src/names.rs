@@ -40,6 +40,12 @@ pub enum NoiseName {
     /// `reference::srdnoise23::srdnoise2..3`.
     #[value(name = "srdnoise23")]
     Srdnoise23,
+    /// `reference::opensimplex2::noise2..noise4_*`, chosen by `--variant`.
+    #[value(name = "opensimplex2-java")]
+    OpenSimplex2Java,
+    /// `reference::opensimplex2s::noise2..noise4_*`, chosen by `--variant`.
+    #[value(name = "opensimplex2s-java")]
+    OpenSimplex2SJava,
     /// The family's value noise.
     #[value(name = "value")]
     Value,
@@ -76,7 +82,7 @@ pub enum Precision {
 
 impl NoiseName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [NoiseName; 13] = [
+    pub const ALL: [NoiseName; 15] = [
         NoiseName::Perlin2002Java,
         NoiseName::Simplex2012Java,
         NoiseName::Simplex2005Java,
@@ -86,6 +92,8 @@ impl NoiseName {
         NoiseName::Snoise1234,
         NoiseName::Sdnoise1234,
         NoiseName::Srdnoise23,
+        NoiseName::OpenSimplex2Java,
+        NoiseName::OpenSimplex2SJava,
         NoiseName::Value,
         NoiseName::Perlin,
         NoiseName::Simplex,
@@ -104,6 +112,8 @@ impl NoiseName {
             NoiseName::Snoise1234 => "snoise1234",
             NoiseName::Sdnoise1234 => "sdnoise1234",
             NoiseName::Srdnoise23 => "srdnoise23",
+            NoiseName::OpenSimplex2Java => "opensimplex2-java",
+            NoiseName::OpenSimplex2SJava => "opensimplex2s-java",
             NoiseName::Value => NoiseKind::Value.name(),
             NoiseName::Perlin => NoiseKind::Perlin.name(),
             NoiseName::Simplex => NoiseKind::Simplex.name(),
@@ -126,7 +136,10 @@ impl NoiseName {
     pub fn dims(self) -> RangeInclusive<usize> {
         match self {
             NoiseName::Perlin2002Java | NoiseName::Classic2005Java => 3..=3,
-            NoiseName::Simplex2012Java | NoiseName::Simplex2005Java => 2..=4,
+            NoiseName::Simplex2012Java
+            | NoiseName::Simplex2005Java
+            | NoiseName::OpenSimplex2Java
+            | NoiseName::OpenSimplex2SJava => 2..=4,
             NoiseName::Srdnoise23 => 2..=3,
             _ => 1..=4,
         }
@@ -159,10 +172,14 @@ impl NoiseName {
     /// precision `--f32` chooses.
     pub fn fixed_precision(self) -> Option<Precision> {
         match self {
+            // The OpenSimplex2 ports read `double` coordinates and return
+            // a `float`.
             NoiseName::Perlin2002Java
             | NoiseName::Simplex2012Java
             | NoiseName::Simplex2005Java
-            | NoiseName::Classic2005Java => Some(Precision::F64),
+            | NoiseName::Classic2005Java
+            | NoiseName::OpenSimplex2Java
+            | NoiseName::OpenSimplex2SJava => Some(Precision::F64),
             NoiseName::Noise1234
             | NoiseName::Pnoise1234
             | NoiseName::Snoise1234
@@ -172,6 +189,16 @@ impl NoiseName {
                 None
             }
         }
+    }
+
+    /// Whether this is a port of K.jpg's OpenSimplex2 Java, which takes
+    /// `--seed` (as a Java `long`) and `--variant`, and returns an `f32`
+    /// from `f64` coordinates.
+    pub fn is_opensimplex2(self) -> bool {
+        matches!(
+            self,
+            NoiseName::OpenSimplex2Java | NoiseName::OpenSimplex2SJava
+        )
     }
 
     /// Whether `--gradient` can print derivatives for this noise.
@@ -193,6 +220,8 @@ impl NoiseName {
             NoiseName::Snoise1234 => "Gustavson's simplexnoise1234.c snoise1..4",
             NoiseName::Sdnoise1234 => "Gustavson's sdnoise1234.c, with derivatives",
             NoiseName::Srdnoise23 => "Gustavson's srdnoise23.c, rotating gradients",
+            NoiseName::OpenSimplex2Java => "K.jpg's OpenSimplex2.java (\"faster\")",
+            NoiseName::OpenSimplex2SJava => "K.jpg's OpenSimplex2S.java (\"smooth\")",
             NoiseName::Value => "surflet value noise",
             NoiseName::Perlin => "surflet Perlin noise",
             NoiseName::Simplex => "surflet simplex noise",
@@ -230,6 +259,7 @@ pub fn help_table() -> String {
             format!("{}D-{}D", d.start(), d.end())
         };
         let precision = match n.fixed_precision() {
+            _ if n.is_opensimplex2() => "f64 in, f32 out, --seed, --variant",
             Some(Precision::F32) => "f32",
             Some(Precision::F64) => "f64",
             None => "f64 (or --f32)",
@@ -237,7 +267,7 @@ pub fn help_table() -> String {
         let gradient = if n.has_gradient() { ", --gradient" } else { "" };
         let _ = writeln!(
             s,
-            "  {:<17} {:<6} {:<25} {precision}{gradient}\n  {:<17} {}",
+            "  {:<18} {:<6} {:<25} {precision}{gradient}\n  {:<18} {}",
             n.name(),
             dims,
             n.columns_help(),
@@ -246,8 +276,13 @@ pub fn help_table() -> String {
         );
     };
     s.push_str("NOISES\n");
-    s.push_str("  name              dims   columns per line          computes in, derivatives\n\n");
-    s.push_str("  Reference ports, bit-exact with the original code (no options apply):\n");
+    s.push_str(
+        "  name               dims   columns per line          computes in, derivatives\n\n",
+    );
+    s.push_str(
+        "  Reference ports, bit-exact with the original code (no options apply, but\n  \
+         --seed and --variant to the OpenSimplex2 ports):\n",
+    );
     for n in NoiseName::ALL.into_iter().filter(|n| n.family().is_none()) {
         row(&mut s, n);
     }
@@ -257,6 +292,120 @@ pub fn help_table() -> String {
     );
     for n in NoiseName::ALL.into_iter().filter(|n| n.family().is_some()) {
         row(&mut s, n);
+    }
+    s.push_str(&variant_help());
+    s
+}
+
+/// A lattice orientation of the OpenSimplex2 ports: which Java function
+/// `opensimplex2-java` and `opensimplex2s-java` call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ValueEnum)]
+pub enum Variant {
+    /// 2D `noise2`.
+    #[value(name = "standard")]
+    Standard,
+    /// 2D `noise2_ImproveX`.
+    #[value(name = "improve-x")]
+    ImproveX,
+    /// 3D `noise3_ImproveXY`.
+    #[value(name = "improve-xy")]
+    ImproveXy,
+    /// 3D `noise3_ImproveXZ`.
+    #[value(name = "improve-xz")]
+    ImproveXz,
+    /// 3D `noise3_Fallback` or 4D `noise4_Fallback`.
+    #[value(name = "fallback")]
+    Fallback,
+    /// 4D `noise4_ImproveXYZ_ImproveXY`.
+    #[value(name = "improve-xyz-improve-xy")]
+    ImproveXyzImproveXy,
+    /// 4D `noise4_ImproveXYZ_ImproveXZ`.
+    #[value(name = "improve-xyz-improve-xz")]
+    ImproveXyzImproveXz,
+    /// 4D `noise4_ImproveXYZ`.
+    #[value(name = "improve-xyz")]
+    ImproveXyz,
+    /// 4D `noise4_ImproveXY_ImproveZW`.
+    #[value(name = "improve-xy-improve-zw")]
+    ImproveXyImproveZw,
+}
+
+impl Variant {
+    /// The variants of dimension `dims` (2 to 4), the default first.
+    pub fn of_dims(dims: usize) -> &'static [Variant] {
+        match dims {
+            2 => &[Variant::Standard, Variant::ImproveX],
+            3 => &[Variant::ImproveXy, Variant::ImproveXz, Variant::Fallback],
+            4 => &[
+                Variant::ImproveXyz,
+                Variant::ImproveXyzImproveXy,
+                Variant::ImproveXyzImproveXz,
+                Variant::ImproveXyImproveZw,
+                Variant::Fallback,
+            ],
+            _ => &[],
+        }
+    }
+
+    /// The variant used in `dims` dimensions when `--variant` is not given.
+    pub fn default_for(dims: usize) -> Option<Variant> {
+        Variant::of_dims(dims).first().copied()
+    }
+
+    /// The name as written on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::ImproveX => "improve-x",
+            Variant::ImproveXy => "improve-xy",
+            Variant::ImproveXz => "improve-xz",
+            Variant::Fallback => "fallback",
+            Variant::ImproveXyzImproveXy => "improve-xyz-improve-xy",
+            Variant::ImproveXyzImproveXz => "improve-xyz-improve-xz",
+            Variant::ImproveXyz => "improve-xyz",
+            Variant::ImproveXyImproveZw => "improve-xy-improve-zw",
+        }
+    }
+
+    /// The Java method it calls in `dims` dimensions, if it exists there.
+    pub fn java_method(self, dims: usize) -> Option<&'static str> {
+        Some(match (self, dims) {
+            (Variant::Standard, 2) => "noise2",
+            (Variant::ImproveX, 2) => "noise2_ImproveX",
+            (Variant::ImproveXy, 3) => "noise3_ImproveXY",
+            (Variant::ImproveXz, 3) => "noise3_ImproveXZ",
+            (Variant::Fallback, 3) => "noise3_Fallback",
+            (Variant::ImproveXyzImproveXy, 4) => "noise4_ImproveXYZ_ImproveXY",
+            (Variant::ImproveXyzImproveXz, 4) => "noise4_ImproveXYZ_ImproveXZ",
+            (Variant::ImproveXyz, 4) => "noise4_ImproveXYZ",
+            (Variant::ImproveXyImproveZw, 4) => "noise4_ImproveXY_ImproveZW",
+            (Variant::Fallback, 4) => "noise4_Fallback",
+            _ => return None,
+        })
+    }
+}
+
+impl std::fmt::Display for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The `--variant` table for `surflet sample --help`, from the same
+/// metadata the evaluator uses.
+fn variant_help() -> String {
+    let mut s = String::from(
+        "\nOPENSIMPLEX2 VARIANTS\n  \
+         --variant V picks the lattice orientation, the Java method called; the\n  \
+         first of each dimension is the default. --seed is the Java long seed:\n  \
+         the integer modulo 2^64, so -1 and 18446744073709551615 are the same.\n",
+    );
+    for dims in 2..=4 {
+        for (i, v) in Variant::of_dims(dims).iter().enumerate() {
+            let method = v.java_method(dims).unwrap_or_default();
+            let default = if i == 0 { " (default)" } else { "" };
+            let _ = writeln!(s, "  {dims}D  {:<24} {method}{default}", v.name());
+        }
     }
     s
 }
@@ -298,5 +447,29 @@ mod tests {
         assert_eq!(NoiseName::Srdnoise23.dims_for_columns(3), Some(2));
         assert_eq!(NoiseName::Srdnoise23.dims_for_columns(2), None);
         assert_eq!(NoiseName::Value.dims_for_columns(5), None);
+        assert_eq!(NoiseName::OpenSimplex2Java.dims_for_columns(4), Some(4));
+        assert_eq!(NoiseName::OpenSimplex2SJava.dims_for_columns(1), None);
+    }
+
+    #[test]
+    fn variants_cover_every_java_method_once() {
+        let mut methods = Vec::new();
+        for dims in 2..=4 {
+            for v in Variant::of_dims(dims) {
+                methods.push(v.java_method(dims).expect("listed variant exists"));
+            }
+        }
+        assert_eq!(methods.len(), 10);
+        let mut unique = methods.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), 10, "{methods:?}");
+        for v in Variant::value_variants() {
+            assert_eq!(Variant::from_str(v.name(), false), Ok(*v));
+            assert!((2..=4).any(|d| v.java_method(d).is_some()), "{v}");
+        }
+        assert_eq!(Variant::default_for(2), Some(Variant::Standard));
+        assert_eq!(Variant::default_for(3), Some(Variant::ImproveXy));
+        assert_eq!(Variant::default_for(4), Some(Variant::ImproveXyz));
     }
 }

@@ -10,7 +10,7 @@ use surflet::{FractalDesc, NoiseKind};
 use crate::CliError;
 use crate::eval::{Eval, Evaluator, FamilyOptions};
 use crate::look::Look;
-use crate::names::{self, Extra, NoiseName, Precision};
+use crate::names::{self, Extra, NoiseName, Precision, Variant};
 use crate::stack_args::{self, Base, Resolved, StackArgs, StagedConfig};
 use crate::stack_field::{CurlField, StackField};
 use crate::units::{parse_period, parse_seed};
@@ -45,7 +45,9 @@ OUTPUT
   One line per point: the value, then with --gradient the partial
   derivatives, comma-separated: \"v\", or \"v,dx,dy\" in 2D. Each number is the
   shortest decimal that parses back to the exact result as a double (an f32
-  result is printed as its exact f64 widening), or NaN, inf, -inf.
+  result is printed as its exact f64 widening), or NaN, inf, -inf. The
+  OpenSimplex2 ports print their f32 result as the shortest decimal that
+  parses back to it as an f32 (as Java prints a float).
 
   Output is streamed: memory use does not grow with the input, and answers
   are flushed whenever no more input is waiting, so an interactive producer
@@ -82,9 +84,9 @@ const EXIT_STATUS: &str = "\
 EXIT STATUS
   0  success, also when the output's reader goes away early (`| head`)
   1  bad input: a line with the wrong number of columns, a field that is not
-     a number, a dimension the noise lacks. The message names the line
-     (1-based, blank lines counted). Lines before it have already been
-     answered on standard output.
+     a number, a dimension the noise (or its --variant) lacks. The message
+     names the line (1-based, blank lines counted). Lines before it have
+     already been answered on standard output.
      --save-config failing to write its file also exits 1.
   2  usage error: unknown NAME, a bad option, an option NAME does not take,
      or a bad --config file: unreadable, malformed, an unknown key or a bad
@@ -183,10 +185,21 @@ pub struct SampleArgs {
 
     /// The seed [default: 0]
     ///
-    /// The seed of a family noise or noise stack, any integer from -2^63 to
+    /// The seed of a family noise or noise stack, or the Java long seed of
+    /// opensimplex2-java and opensimplex2s-java: any integer from -2^63 to
     /// 2^64-1; -n is the seed 2^64-n [default: 0, or the config's].
     #[arg(long, short = 's', value_name = "N", value_parser = parse_seed)]
     pub seed: Option<u64>,
+
+    /// The lattice orientation of opensimplex2-java and opensimplex2s-java
+    ///
+    /// Which Java function they call: standard or improve-x in 2D;
+    /// improve-xy, improve-xz or fallback in 3D; improve-xyz,
+    /// improve-xyz-improve-xy, improve-xyz-improve-xz, improve-xy-improve-zw
+    /// or fallback in 4D. The dimension comes from the input [default:
+    /// standard, improve-xy or improve-xyz] (see OPENSIMPLEX2 VARIANTS).
+    #[arg(long, value_name = "V", hide_possible_values = true)]
+    pub variant: Option<Variant>,
 
     /// Make the noise tile, with these periods in lattice cells
     ///
@@ -248,15 +261,24 @@ fn check_options(
     name: NoiseName,
     stack_flag: Option<&'static str>,
 ) -> Result<FamilyOptions, CliError> {
+    if args.variant.is_some() && !name.is_opensimplex2() {
+        return Err(CliError::Usage(format!(
+            "--variant applies only to opensimplex2-java and opensimplex2s-java; {name} has \
+             no variants"
+        )));
+    }
     if name.family().is_none() {
-        let flag = [
-            (args.seed.is_some(), "--seed"),
-            (args.period.is_some(), "--period"),
-            (args.f32, "--f32"),
-        ]
-        .into_iter()
-        .find_map(|(given, flag)| given.then_some(flag))
-        .or(stack_flag);
+        if args.seed.is_some() && !name.is_opensimplex2() {
+            return Err(CliError::Usage(format!(
+                "--seed applies only to the surflet family (value, perlin, simplex, \
+                 simplex-value) and to opensimplex2-java and opensimplex2s-java; {name} is a \
+                 reference port with fixed behaviour"
+            )));
+        }
+        let flag = [(args.period.is_some(), "--period"), (args.f32, "--f32")]
+            .into_iter()
+            .find_map(|(given, flag)| given.then_some(flag))
+            .or(stack_flag);
         if let Some(flag) = flag {
             return Err(CliError::Usage(format!(
                 "{flag} applies only to the surflet family (value, perlin, simplex, \
@@ -275,6 +297,7 @@ fn check_options(
         seed: args.seed.unwrap_or(0),
         period: args.period.clone(),
         f32: args.f32,
+        variant: args.variant,
     })
 }
 
@@ -338,6 +361,13 @@ impl Job {
             }
             Some(t @ (Target::Curl2 | Target::Curl3)) => {
                 let dims = if t == Target::Curl2 { 2 } else { 3 };
+                if args.variant.is_some() {
+                    return Err(usage(format!(
+                        "--variant applies only to opensimplex2-java and opensimplex2s-java, \
+                         not {}",
+                        t.name()
+                    )));
+                }
                 if args.gradient {
                     return Err(usage(format!(
                         "{} prints the curl vector, itself made of derivatives; --gradient \
@@ -347,7 +377,16 @@ impl Job {
                 }
                 (args.noise.map(|k| (k, "--noise")), t.name(), Some(dims))
             }
-            None => (args.noise.map(|k| (k, "--noise")), "the noise stack", None),
+            None => {
+                if args.variant.is_some() {
+                    return Err(usage(
+                        "--variant applies only to opensimplex2-java and opensimplex2s-java, \
+                         not to a noise stack"
+                            .into(),
+                    ));
+                }
+                (args.noise.map(|k| (k, "--noise")), "the noise stack", None)
+            }
         };
         if args.no_clobber && args.stack.save_config.is_none() {
             return Err(usage("--no-clobber applies to --save-config".into()));
@@ -601,6 +640,8 @@ pub fn run(args: &SampleArgs, input: impl Read, output: impl Write) -> Result<()
         let e = s.evaluator.eval(&numbers[..count]);
         let written = if s.vector {
             write_vector(&mut out, &e.gradient[..s.dims])
+        } else if s.f32_value {
+            write_f32_value(&mut out, e.value)
         } else {
             write_eval(&mut out, &e, s.dims, args.gradient)
         };
@@ -660,6 +701,8 @@ struct Sampler {
     kinds: [Column; MAX_COLUMNS],
     /// Print the curl vector rather than a value.
     vector: bool,
+    /// Print the value as the `f32` it is (the OpenSimplex2 ports).
+    f32_value: bool,
     /// Why the column count was fixed before any input, if it was.
     fixed: Option<String>,
 }
@@ -681,6 +724,7 @@ impl Sampler {
             columns: job.columns(dims),
             kinds,
             vector: matches!(job, Job::Curl { .. }),
+            f32_value: matches!(job, Job::Named { name, .. } if name.is_opensimplex2()),
             fixed,
         })
     }
@@ -731,6 +775,12 @@ fn write_vector(out: &mut impl Write, v: &[f64]) -> io::Result<()> {
         write!(out, "{c:?}")?;
     }
     out.write_all(b"\n")
+}
+
+/// Writes an `f32` result (held exactly in an `f64`) as the shortest decimal
+/// that parses back to that `f32`: `{:?}` on `f32`.
+fn write_f32_value(out: &mut impl Write, value: f64) -> io::Result<()> {
+    writeln!(out, "{:?}", value as f32)
 }
 
 /// Writes one result line. `{:?}` on `f64` is Rust's shortest round-trip
@@ -819,6 +869,14 @@ mod tests {
         assert_eq!(
             String::from_utf8(v).unwrap(),
             "0.10000000149011612,NaN,inf,-inf,-0.0\n0.10000000149011612\n"
+        );
+        let mut v = Vec::new();
+        for x in [0.1f32, -0.0, f32::NAN, f32::INFINITY, 1e-45, 16777216.0] {
+            write_f32_value(&mut v, f64::from(x)).unwrap();
+        }
+        assert_eq!(
+            String::from_utf8(v).unwrap(),
+            "0.1\n-0.0\nNaN\ninf\n1e-45\n16777216.0\n"
         );
     }
 }

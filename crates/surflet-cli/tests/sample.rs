@@ -176,6 +176,264 @@ fn golden_perlin2002_java_every_row() {
 }
 
 // ---------------------------------------------------------------------------
+// The OpenSimplex2 ports against the golden CSVs.
+
+/// The noise name and `--variant` of each OpenSimplex2 golden file, in the
+/// order of [`opensimplex2_file`].
+const OPENSIMPLEX2_FILES: [(&str, &str); 20] = {
+    const VARIANTS: [&str; 10] = [
+        "standard",
+        "improve-x",
+        "improve-xy",
+        "improve-xz",
+        "fallback",
+        "improve-xyz-improve-xy",
+        "improve-xyz-improve-xz",
+        "improve-xyz",
+        "improve-xy-improve-zw",
+        "fallback",
+    ];
+    const NAMES: [&str; 2] = ["opensimplex2-java", "opensimplex2s-java"];
+    let mut t = [("", ""); 20];
+    let mut i = 0;
+    while i < 20 {
+        t[i] = (NAMES[i / 10], VARIANTS[i % 10]);
+        i += 1;
+    }
+    t
+};
+
+/// The golden file of entry `i` of [`OPENSIMPLEX2_FILES`]: the Java method
+/// that `--variant` names.
+fn opensimplex2_file(i: usize) -> String {
+    const FNS: [&str; 10] = [
+        "noise2",
+        "noise2_improvex",
+        "noise3_improvexy",
+        "noise3_improvexz",
+        "noise3_fallback",
+        "noise4_improvexyz_improvexy",
+        "noise4_improvexyz_improvexz",
+        "noise4_improvexyz",
+        "noise4_improvexy_improvezw",
+        "noise4_fallback",
+    ];
+    let port = ["opensimplex2", "opensimplex2s"][i / 10];
+    format!("{port}_{}.csv", FNS[i % 10])
+}
+
+/// The rows of an OpenSimplex2 golden file, as text: seed, coordinates,
+/// value, bits.
+fn opensimplex2_rows(file: &str) -> Vec<Vec<String>> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../surflet/tests/golden/opensimplex2")
+        .join(file);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split(',').map(|f| f.trim().to_string()).collect())
+        .collect()
+}
+
+/// Every row of every OpenSimplex2 file through the binary, one run per
+/// (file, seed): the Java seeds as the file prints them (−2^63 and 2^63 − 1
+/// included) and the coordinates as text. Each output line must be the
+/// shortest decimal of the Java `float`, and so have its bits.
+#[test]
+fn golden_opensimplex2_every_row() {
+    for (i, &(name, variant)) in OPENSIMPLEX2_FILES.iter().enumerate() {
+        let file = opensimplex2_file(i);
+        let rows = opensimplex2_rows(&file);
+        let mut seeds: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+        seeds.sort_unstable();
+        seeds.dedup();
+        assert_eq!(seeds.len(), 8, "{file}");
+        for seed in seeds {
+            let mine: Vec<&Vec<String>> = rows.iter().filter(|r| r[0] == seed).collect();
+            let n = mine[0].len();
+            let input: String = mine.iter().map(|r| r[1..n - 2].join(",") + "\n").collect();
+            let args = [name, "--variant", variant, "--seed", seed];
+            let out = sample_ok(&args, &input);
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(lines.len(), mine.len(), "{file} seed {seed}: line count");
+            for (line, row) in lines.iter().zip(&mine) {
+                let bits = u32::from_str_radix(&row[n - 1], 16).unwrap();
+                let want = f32::from_bits(bits);
+                assert_eq!(
+                    *line,
+                    format!("{want:?}"),
+                    "surflet sample {} < {file}, row {row:?}",
+                    args.join(" ")
+                );
+                let got: f32 = line.parse().unwrap();
+                assert_eq!(got.to_bits(), bits, "{file} row {row:?}");
+            }
+        }
+    }
+}
+
+/// Without --variant, 2D is `standard`, 3D `improve-xy` and 4D
+/// `improve-xyz`, as --help says; without --seed the seed is 0.
+#[test]
+fn opensimplex2_defaults() {
+    for name in ["opensimplex2-java", "opensimplex2s-java"] {
+        for (input, variant) in [
+            ("0.5,0.25\n-3,7.5\n", "standard"),
+            ("0.5,0.25,1\n-3,7.5,2\n", "improve-xy"),
+            ("0.5,0.25,1,2\n-3,7.5,2,-1\n", "improve-xyz"),
+        ] {
+            let plain = sample_ok(&[name], input);
+            assert_eq!(
+                plain,
+                sample_ok(&[name, "--variant", variant, "--seed", "0"], input),
+                "{name} {variant}"
+            );
+        }
+    }
+}
+
+/// `--seed` is taken modulo 2^64 as a Java `long`: each seed and its
+/// counterpart 2^64 away, in every spelling, give the same output, and
+/// different seeds different output.
+#[test]
+fn opensimplex2_seed_is_a_java_long() {
+    let input = "0.5,0.25\n10.5,-3.25\n";
+    for name in ["opensimplex2-java", "opensimplex2s-java"] {
+        let run = |seed: &str| sample_ok(&[name, "--seed", seed], input);
+        assert_eq!(run("-1"), run("18446744073709551615"));
+        assert_eq!(run("-1"), run("0xffffffffffffffff"));
+        assert_eq!(
+            run("9223372036854775808"),
+            run("-9223372036854775808"),
+            "2^63 is the Java long -2^63"
+        );
+        assert_eq!(run("1"), sample_ok(&[name, "-s", "1"], input));
+        assert_ne!(run("0"), run("1"));
+        assert_ne!(run("9223372036854775807"), run("-9223372036854775808"));
+    }
+    // Past the range is a usage error, as for the family.
+    for seed in ["18446744073709551616", "-9223372036854775809", "1.5"] {
+        let (stdout, stderr) = fails(&["sample", "opensimplex2-java", "--seed", seed], "1,2\n", 2);
+        assert!(stdout.is_empty());
+        assert!(stderr.contains("seed"), "{seed}: {stderr}");
+    }
+}
+
+/// A variant is a function of one dimension (`fallback` of two): asking
+/// for it on a line of another dimension is bad input (exit 1) naming the
+/// line and listing the variants that exist there.
+#[test]
+fn opensimplex2_variant_of_another_dimension_is_an_error() {
+    for (name, variant, input, dims, listed) in [
+        (
+            "opensimplex2-java",
+            "improve-x",
+            "1,2,3\n",
+            3,
+            "improve-xy, improve-xz, fallback",
+        ),
+        (
+            "opensimplex2s-java",
+            "fallback",
+            "\n1,2\n",
+            2,
+            "standard, improve-x",
+        ),
+        (
+            "opensimplex2s-java",
+            "improve-xy",
+            "1,2,3,4\n",
+            4,
+            "improve-xyz, improve-xyz-improve-xy, improve-xyz-improve-xz, \
+             improve-xy-improve-zw, fallback",
+        ),
+        (
+            "opensimplex2-java",
+            "improve-xyz",
+            "1,2\n",
+            2,
+            "standard, improve-x",
+        ),
+    ] {
+        let (stdout, stderr) = fails(&["sample", name, "--variant", variant], input, 1);
+        assert!(stdout.is_empty());
+        let line = if input.starts_with('\n') { 2 } else { 1 };
+        assert!(
+            stderr.starts_with(&format!(
+                "error: line {line}: {name} has no {dims}D variant {variant}; in {dims}D \
+                 --variant is one of {listed}"
+            )),
+            "{stderr}"
+        );
+    }
+    // `fallback` exists in 3D and 4D, and is not the same function there as
+    // any default.
+    let three = sample_ok(&["opensimplex2-java", "--variant", "fallback"], "1,2,3.5\n");
+    assert_ne!(three, sample_ok(&["opensimplex2-java"], "1,2,3.5\n"));
+    sample_ok(&["opensimplex2-java", "--variant", "fallback"], "1,2,3,4\n");
+    // Columns the ports lack at all: the usual message.
+    let (_, stderr) = fails(&["sample", "opensimplex2-java"], "1,2,3,4,5\n", 1);
+    assert!(
+        stderr.contains("line 1: opensimplex2-java takes 2, 3 or 4 columns"),
+        "{stderr}"
+    );
+}
+
+/// Options the OpenSimplex2 ports do not take, and `--variant` where it
+/// does not apply, are usage errors that name the flag; nothing is read.
+#[test]
+fn opensimplex2_option_errors() {
+    for (args, needles) in [
+        (
+            &["opensimplex2-java", "--gradient"][..],
+            &["opensimplex2-java has no derivatives", "--gradient"][..],
+        ),
+        (
+            &["opensimplex2s-java", "--gradient", "--variant", "improve-x"],
+            &["opensimplex2s-java has no derivatives"],
+        ),
+        (
+            &["opensimplex2-java", "--period", "4,4"],
+            &["--period", "opensimplex2-java"],
+        ),
+        (
+            &["opensimplex2s-java", "--f32"],
+            &["--f32", "opensimplex2s-java"],
+        ),
+        (
+            &["opensimplex2-java", "--octaves", "3"],
+            &["--octaves", "opensimplex2-java"],
+        ),
+        (
+            &["perlin2002-java", "--variant", "fallback"],
+            &["--variant", "perlin2002-java", "no variants"],
+        ),
+        (
+            &["simplex", "--variant", "standard"],
+            &["--variant", "simplex"],
+        ),
+        (&["curl2", "--variant", "standard"], &["--variant", "curl2"]),
+        (
+            &["opensimplex2-java", "--variant", "improve-yz"],
+            &["improve-yz", "improve-xy-improve-zw"],
+        ),
+        (
+            &["simplex2012-java", "--seed", "3"],
+            &["--seed", "simplex2012-java", "opensimplex2-java"],
+        ),
+    ] {
+        let (stdout, stderr) = fails(&[&["sample"], args].concat(), "1,2\n", 2);
+        assert!(stdout.is_empty(), "{args:?}");
+        assert!(!stderr.contains("line 1"), "{args:?}: {stderr}");
+        for needle in needles {
+            assert!(stderr.contains(needle), "{args:?}: {needle:?} in {stderr}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
 // The family against the library.
 
 /// Deterministic coordinate texts: random decimals of several magnitudes plus
@@ -509,6 +767,8 @@ fn unknown_name_lists_the_names() {
         "snoise1234",
         "sdnoise1234",
         "srdnoise23",
+        "opensimplex2-java",
+        "opensimplex2s-java",
         "value",
         "perlin",
         "simplex",
@@ -643,9 +903,18 @@ fn help_documents_the_contract() {
         "angle t",
         "already been",
         "EXIT STATUS",
-        "perlin2002-java   3D",
-        "srdnoise23        2D-3D",
-        "simplex-value     1D-4D",
+        "perlin2002-java    3D",
+        "srdnoise23         2D-3D",
+        "simplex-value      1D-4D",
+        "opensimplex2-java  2D-4D",
+        "opensimplex2s-java 2D-4D",
+        "--variant",
+        "OPENSIMPLEX2 VARIANTS",
+        "improve-xyz-improve-xz   noise4_ImproveXYZ_ImproveXZ",
+        "noise2 (default)",
+        "noise3_ImproveXY (default)",
+        "noise4_ImproveXYZ (default)",
+        "shortest decimal that\n  parses back to it as an f32",
     ] {
         assert!(
             help.contains(needle),

@@ -5,8 +5,8 @@
 //! The crate has two halves:
 //!
 //! * [`reference`](mod@crate::reference): faithful, bit-exact ports of the published reference
-//!   implementations (Ken Perlin's Java, Stefan Gustavson's Java and C), flaws
-//!   included. Use them to reproduce existing content to the last bit.
+//!   implementations (Ken Perlin's Java, Stefan Gustavson's Java and C,
+//!   K.jpg's OpenSimplex2 and OpenSimplex2S Java), flaws included. Use them to reproduce existing content to the last bit.
 //! * The surflet noise family (value, Perlin, simplex, simplex-value noise in
 //!   1D–4D), which fixes those flaws: seeded, seam-free, exactly normalised,
 //!   with analytic gradients, in `f32` and `f64`, and fast in SIMD batches.

@@ -16,13 +16,21 @@
 //! | [`simplexnoise1234`] | Gustavson, `simplexnoise1234.c` (`snoise1..4`) | `f32` |
 //! | [`sdnoise1234`] | Gustavson, `sdnoise1234.c` (`sdnoise1..4`, with derivatives) | `f32` |
 //! | [`srdnoise23`] | Gustavson, `srdnoise23.c` (`srdnoise2/3`, rotating gradients) | `f32` |
+//! | [`opensimplex2`] | K.jpg, `OpenSimplex2.java` ("faster"; 2D–4D, every orientation) | `f64` in, `f32` out |
+//! | [`opensimplex2s`] | K.jpg, `OpenSimplex2S.java` ("smooth", SuperSimplex) | `f64` in, `f32` out |
 //!
 //! The `f32` ports reproduce the C code's `double` promotions (double-literal
 //! constants, `double` `sin`/`cos`) and never fuse multiply-adds, which is what
-//! makes them bit-identical to the C compiled with `-ffp-contract=off`.
+//! makes them bit-identical to the C compiled with `-ffp-contract=off`. The
+//! OpenSimplex2 ports take a Java `long` seed and `double` coordinates and
+//! return the Java `float`, mixing `double` and `float` steps exactly where
+//! the Java does.
 
 pub mod classic2005;
 pub mod noise1234;
+pub mod opensimplex2;
+mod opensimplex2_shared;
+pub mod opensimplex2s;
 pub mod perlin2002;
 pub mod sdnoise1234;
 pub mod simplex2005;
