@@ -277,3 +277,72 @@ fn hostile_inputs_do_not_panic() {
     }
     assert!(evaluations > 10_000);
 }
+
+/// The Java's discontinuities, kept: pairs of points 1e-10 apart (found by
+/// scanning random segments with seed 7) where the value jumps, with the
+/// bits `OpenSimplex2.java` / `OpenSimplex2S.java` return on each side.
+/// OpenSimplex2 is discontinuous in 3D and 4D (radius² 0.6), and even the
+/// smooth OpenSimplex2S is in 3D.
+#[test]
+fn the_java_discontinuities_are_kept() {
+    /// The function, the two points (coordinate bits) and the Java's bits.
+    type Jump = (&'static str, [&'static [u64]; 2], [u32; 2]);
+    let cases: [Jump; 4] = [
+        (
+            "opensimplex2_noise3_improvexy",
+            [
+                &[0x3fa04d0e117df0ec, 0x400f7c0e8b20e0a5, 0xbfd01b1f60d7582b],
+                &[0x3fa04d0e110ff2e5, 0x400f7c0e8b20aa4d, 0xbfd01b1f60bf9a59],
+            ],
+            [0xbebad11b, 0xbebcbe7c],
+        ),
+        (
+            "opensimplex2_noise4_fallback",
+            [
+                &[
+                    0xc00c9493a96fa064,
+                    0x40075419f68a0da6,
+                    0xc0107905c48d3447,
+                    0x3ff6d6d8ae4755c8,
+                ],
+                &[
+                    0xc00c9493a96dcefc,
+                    0x40075419f68b146e,
+                    0xc0107905c48e42c5,
+                    0x3ff6d6d8ae43e1b8,
+                ],
+            ],
+            [0x3bf00dbf, 0x3b96cc9b],
+        ),
+        (
+            "opensimplex2s_noise3_improvexy",
+            [
+                &[0x4003a294d5d0f431, 0x4013a54871282472, 0xbfefb298a084697b],
+                &[0x4003a294d5ce88da, 0x4013a54871274f3a, 0xbfefb298a08b8afe],
+            ],
+            [0x3d363a66, 0x3d333f4c],
+        ),
+        (
+            "opensimplex2s_noise3_fallback",
+            [
+                &[0x3fcf619cd1a2753f, 0x400e4648ebdf2a48, 0xc00995491d2de67f],
+                &[0x3fcf619cd1c09f0c, 0x400e4648ebdcdfb9, 0xc00995491d2c2aef],
+            ],
+            [0x3f1ec807, 0x3f1e5a14],
+        ),
+    ];
+    for (name, points, bits) in cases {
+        let &(_, _, f) = FUNCS.iter().find(|e| e.0 == name).expect("listed");
+        let [a, b] = points.map(|p| p.iter().map(|&c| f64::from_bits(c)).collect::<Vec<_>>());
+        let distance = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| (x - y) * (x - y))
+            .sum::<f64>()
+            .sqrt();
+        assert!(distance < 2e-10, "{name}: {distance:e} apart");
+        let (va, vb) = (f(7, &a), f(7, &b));
+        assert_eq!([va.to_bits(), vb.to_bits()], bits, "{name}");
+        assert!((va - vb).abs() > 2e-4, "{name}: {va} vs {vb}");
+    }
+}
