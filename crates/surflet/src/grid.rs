@@ -75,10 +75,12 @@ impl<F: Float, const D: usize> Grid<F, D> {
         for a in 0..D {
             let v = &mut axes[a];
             alloc(v, size[a])?;
-            let end = start[a].checked_add(size[a]).ok_or_else(|| Error::Parameter {
-                name: "grid window".into(),
-                reason: format!("start {} plus size {} overflows", start[a], size[a]),
-            })?;
+            let end = start[a]
+                .checked_add(size[a])
+                .ok_or_else(|| Error::Parameter {
+                    name: "grid window".into(),
+                    reason: format!("start {} plus size {} overflows", start[a], size[a]),
+                })?;
             v.extend((start[a]..end).map(|i| origin[a] + F::from_f64(i as f64) * step[a]));
         }
         Ok(Grid { axes, len })
