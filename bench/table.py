@@ -1,35 +1,101 @@
 #!/usr/bin/env python3
 """Prints criterion's results under target/criterion as markdown tables.
 
-One table per workload (criterion group), fastest row first. Benchmark ids are
-`library/method/precision/isa` (see benches/noise.rs). Times are criterion's
-median estimate per iteration divided by the points per iteration (the
-group's throughput), so ns/point and Mpoints/s are per point of the workload.
-The last column is the row's time over surflet's default-dispatch f32 `fill`
-in the same workload: above 1.00 the row is slower than surflet, below faster.
+Benchmark ids are `library/call/precision/isa` (see benches/noise.rs); each
+criterion group is one workload. Rates are criterion's median time per
+iteration over the samples per iteration (the group's throughput), in
+Msamples/s (millions of samples a second, higher is faster).
 
-Usage: table.py [CRITERION_DIR]   (default: target/criterion next to this file)
+First, one summary table per section of workloads (issue 11's table,
+quick-noise's headline, the rest): a row per workload, a column per library
+and call, all single-threaded f32 except the column that says "2 threads":
+
+* surflet `fill` (point arrays), `grid`, and `grid` on 2 threads;
+* FastNoise2: the better of `GenUniformGrid` and `GenPositionArray`;
+* quick-noise: batch (the better of coordinate slices and its grid
+  iterators) and uniform grid;
+* simdnoise and the scalar peers, where the group has them;
+* "surflet best / best peer": surflet's faster single-threaded f32 call
+  (`fill` or `grid`) over the fastest row of any other library, as a rate
+  ratio (above 1: surflet is faster), with that peer named.
+
+Then (unless --summary-only) one detailed table per workload with every
+row, fastest first, f64 and single-point rows included.
+
+Usage: table.py [--summary-only] [CRITERION_DIR]
+       (default: target/criterion next to this file)
 """
 
 import json
 import os
-import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "target", "criterion")
 
-GROUP_ORDER = ["simplex", "perlin", "value", "fbm"]
+# (criterion group id, label) per section, in the order of issue 11.
+SECTIONS = [
+    (
+        "Issue 11's workloads (spacing 0.03 unless stated)",
+        [
+            ("simplex2d 1024x1024", "2D simplex 1024²"),
+            ("simplex3d 128x128x128", "3D simplex 128³"),
+            ("perlin3d 128x128x128", "3D Perlin 128³"),
+            ("simplex4d 64x64x64x64", "4D simplex 64⁴"),
+            ("perlin2d 1024x1024", "2D Perlin 1024²"),
+            ("fbm5 simplex3d 64x64x64", "fBm 3D simplex ×5, 64³"),
+            ("value2d 1024x1024", "2D value 1024²"),
+            ("fbm3 perlin2d 1024x1024 freq 1/64", "fBm ×3 Perlin 2D 1024², freq 1/64"),
+            ("fbm3 value3d 128x128x128 freq 1/64", "fBm ×3 value 3D 128³, freq 1/64"),
+        ],
+    ),
+    (
+        "quick-noise's headline: 3-octave fBm, frequency 1/64 (spacing 1)",
+        [
+            ("fbm3 perlin2d 1024x1024 freq 1/64", "Perlin 2D 1024²"),
+            ("fbm3 value2d 1024x1024 freq 1/64", "value 2D 1024²"),
+            ("fbm3 simplex2d 1024x1024 freq 1/64", "simplex 2D 1024²"),
+            ("fbm3 perlin3d 128x128x128 freq 1/64", "Perlin 3D 128³"),
+            ("fbm3 value3d 128x128x128 freq 1/64", "value 3D 128³"),
+            ("fbm3 simplex3d 128x128x128 freq 1/64", "simplex 3D 128³"),
+        ],
+    ),
+    (
+        "Also measured (spacing 0.03)",
+        [
+            ("value3d 128x128x128", "3D value 128³"),
+        ],
+    ),
+]
+OTHER = "Other workloads"
+
+# Summary columns, in order: (title, matcher on a row).
+COLUMNS = [
+    ("surflet `fill`", lambda r: r["lib"] == "surflet" and r["method"] == "fill"),
+    ("surflet `grid`", lambda r: r["lib"] == "surflet" and r["method"] == "grid"),
+    (
+        "surflet `grid`, 2 threads",
+        lambda r: r["lib"] == "surflet" and r["method"].startswith("grid, 2 threads"),
+    ),
+    ("FastNoise2 (best of grid / positions)", lambda r: r["lib"] == "FastNoise2"),
+    (
+        "quick-noise batch (best of slices / grid iterators)",
+        lambda r: r["lib"] == "quick-noise" and r["method"].startswith("BatchNoise"),
+    ),
+    (
+        "quick-noise grid",
+        lambda r: r["lib"] == "quick-noise" and r["method"].startswith("Grid"),
+    ),
+    ("simdnoise", lambda r: r["lib"] == "simdnoise"),
+    ("fastnoise-lite", lambda r: r["lib"] == "fastnoise-lite"),
+    ("noise-rs", lambda r: r["lib"] == "noise-rs"),
+    ("libnoise", lambda r: r["lib"] == "libnoise"),
+    ("opensimplex2", lambda r: r["lib"] == "opensimplex2"),
+]
 
 
-def group_key(name):
-    kind = next((i for i, k in enumerate(GROUP_ORDER) if name.startswith(k)), len(GROUP_ORDER))
-    return (kind, name)
-
-
-def load():
+def load(root):
     groups = {}
-    for dirpath, _dirs, files in os.walk(ROOT):
+    for dirpath, _dirs, files in os.walk(root):
         if os.path.basename(dirpath) != "new" or "benchmark.json" not in files:
             continue
         with open(os.path.join(dirpath, "benchmark.json")) as f:
@@ -53,6 +119,7 @@ def load():
                 "prec": prec,
                 "isa": isa,
                 "ns_pt": ns / elements,
+                "rate": elements / ns * 1e3,  # Msamples/s
                 "spread": (hi - lo) / 2 / ns * 100 if ns else 0.0,
                 "points": elements,
             }
@@ -60,32 +127,102 @@ def load():
     return groups
 
 
-def main():
-    groups = load()
-    if not groups:
-        sys.exit(f"no criterion results under {ROOT}")
-    for name in sorted(groups, key=group_key):
-        rows = sorted(groups[name], key=lambda r: r["ns_pt"])
-        ref = next(
-            (
-                r
-                for r in rows
-                if r["lib"] == "surflet" and r["method"] == "fill" and r["prec"] == "f32"
-                and r["isa"].startswith("auto")
-            ),
-            None,
+def fmt_rate(rate):
+    return f"{rate:.0f}" if rate >= 100 else f"{rate:.1f}"
+
+
+def surflet_best(rows):
+    """surflet's faster single-threaded f32 call (fill or grid)."""
+    cands = [
+        r for r in rows
+        if r["lib"] == "surflet" and r["prec"] == "f32" and r["method"] in ("fill", "grid")
+    ]
+    return max(cands, key=lambda r: r["rate"], default=None)
+
+
+def best_peer(rows):
+    return max((r for r in rows if r["lib"] != "surflet"), key=lambda r: r["rate"], default=None)
+
+
+def peer_name(r):
+    if r["lib"] == "quick-noise":
+        return "quick-noise " + ("grid" if r["method"].startswith("Grid") else "batch")
+    if r["lib"] == "FastNoise2":
+        return "FastNoise2 " + ("grid" if "UniformGrid" in r["method"] else "positions")
+    return r["lib"]
+
+
+def ratio_cell(rows):
+    s, p = surflet_best(rows), best_peer(rows)
+    if not s or not p:
+        return "–"
+    return f"{s['rate'] / p['rate']:.2f} ({peer_name(p)})"
+
+
+def summary(title, entries, groups):
+    entries = [(g, label) for g, label in entries if g in groups]
+    if not entries:
+        return
+    # Only the columns that some workload of the section has.
+    cols = [
+        (t, m) for t, m in COLUMNS
+        if any(m(r) for g, _ in entries for r in groups[g])
+    ]
+    print(f"### {title}\n")
+    print(
+        "Msamples/s, one thread unless stated, f32 (noise-rs, libnoise and "
+        "opensimplex2 compute in f64; the scalar peers are called per point in a loop).\n"
+    )
+    print("| workload | " + " | ".join(t for t, _ in cols) + " | surflet best / best peer |")
+    print("|---|" + "--:|" * len(cols) + "---|")
+    for g, label in entries:
+        rows = groups[g]
+        cells = []
+        for t, m in cols:
+            # surflet's columns are its f32 rows; a peer's is its fastest row.
+            match = [r for r in rows if m(r) and (r["lib"] != "surflet" or r["prec"] == "f32")]
+            cells.append(fmt_rate(max(r["rate"] for r in match)) if match else "–")
+        print(f"| {label} | " + " | ".join(cells) + f" | {ratio_cell(rows)} |")
+    print()
+
+
+def details(name, rows):
+    rows = sorted(rows, key=lambda r: r["ns_pt"])
+    ref = surflet_best(rows)
+    print(f"#### {name} ({rows[0]['points']:,} samples)\n")
+    print("| library | call | precision | ISA | ns/sample | Msamples/s | rate vs surflet best |")
+    print("|---|---|---|---|--:|--:|--:|")
+    for r in rows:
+        rel = f"{r['rate'] / ref['rate']:.2f}×" if ref else "–"
+        lib = f"**{r['lib']}**" if r["lib"] == "surflet" else r["lib"]
+        print(
+            f"| {lib} | {r['method']} | {r['prec']} | {r['isa']} | "
+            f"{r['ns_pt']:.3f} ±{r['spread']:.0f}% | {fmt_rate(r['rate'])} | {rel} |"
         )
-        print(f"### {name} ({rows[0]['points']:,} points)\n")
-        print("| library | method | precision | ISA | ns/point | Mpoints/s | time vs surflet `fill` f32 auto |")
-        print("|---|---|---|---|--:|--:|--:|")
-        for r in rows:
-            rel = f"{r['ns_pt'] / ref['ns_pt']:.2f}×" if ref else "–"
-            lib = f"**{r['lib']}**" if r["lib"] == "surflet" else r["lib"]
-            print(
-                f"| {lib} | {r['method']} | {r['prec']} | {r['isa']} | "
-                f"{r['ns_pt']:.2f} ±{r['spread']:.0f}% | {1e3 / r['ns_pt']:.1f} | {rel} |"
-            )
-        print()
+    print()
+
+
+def main():
+    args = sys.argv[1:]
+    summary_only = "--summary-only" in args
+    args = [a for a in args if a != "--summary-only"]
+    root = args[0] if args else os.path.join(HERE, "target", "criterion")
+    groups = load(root)
+    if not groups:
+        sys.exit(f"no criterion results under {root}")
+    known = {g for _, entries in SECTIONS for g, _ in entries}
+    for title, entries in SECTIONS:
+        summary(title, entries, groups)
+    others = sorted(g for g in groups if g not in known)
+    summary(OTHER, [(g, g) for g in others], groups)
+    if summary_only:
+        return
+    order = [g for _, entries in SECTIONS for g, _ in entries] + others
+    seen = set()
+    for g in order:
+        if g in groups and g not in seen:
+            seen.add(g)
+            details(g, groups[g])
 
 
 if __name__ == "__main__":

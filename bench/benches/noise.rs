@@ -1,79 +1,561 @@
-//! surflet against its peers, side by side, in one criterion run.
+//! surflet against its peers, side by side, in one criterion run (the
+//! workloads of issue 11).
 //!
-//! Every group is one workload: the same points (a uniform grid at frequency
-//! 0.02), the same dimension, the same noise kind. Each row is one library's
-//! documented way of doing that workload:
+//! Every group is one workload: the same number of samples on the same
+//! uniform grid, the same lattice step (lattice cells between neighbouring
+//! samples), the same noise kind and dimension, the same fBm octaves, gain
+//! (0.5) and lacunarity (2). Every row is one library's documented way of
+//! computing that workload, f32, **on one thread** unless its id says
+//! otherwise:
 //!
-//! * batch APIs (surflet `fill`, FastNoise2 `GenUniformGrid`/`GenPositionArray`,
-//!   simdnoise's `NoiseBuilder`) are called once for the whole grid;
-//! * libraries without a batch API are called once per point in a loop that
-//!   writes into a preallocated buffer, exactly as a user would;
-//! * surflet's single-point `get` is measured the same way, for reference.
+//! * surflet: the point-array call (`Noise::fill` / `Fractal::fill`) and the
+//!   grid call (`Noise::grid` / `Fractal::grid` on a `surflet::Grid::uniform`),
+//!   both on the default dispatch (the widest instruction set of the CPU); the
+//!   grid call again on a 2-thread rayon pool; both in f64; and, in 2D/3D
+//!   simplex, the single-point `get` in a loop. surflet's batch calls run on
+//!   the *current* rayon pool, so `main` makes the global pool one thread
+//!   wide and the threaded row installs its own 2-thread pool;
+//! * FastNoise2 (C++): `GenUniformGrid` and `GenPositionArray`, best SIMD
+//!   level (what the `fastnoise2` crate's `SafeNode` picks);
+//! * quick-noise 0.3, 2D and 3D: its batch path (`BatchNoise`), fed from
+//!   coordinate slices and from its own grid iterators (`Grid::x_iter()`),
+//!   and, for Perlin and value noise, its uniform-grid path
+//!   (`Grid::builder`), all through its documented runtime dispatch
+//!   (`#[dispatch_simd]`: AVX-512 > AVX2 > SSE4.2 > scalar);
+//! * simdnoise (simplex only, its grid builder; AVX2 is its widest path);
+//! * in the plain-noise groups only, the scalar Rust peers (fastnoise-lite,
+//!   noise-rs, libnoise, opensimplex2), called once per point in a loop
+//!   that writes into a preallocated buffer, exactly as a user would.
 //!
-//! Benchmark ids are `library/method/precision/isa`; `run.sh` turns them into
-//! the table in BENCHMARKS.md. Criterion is told the number of points, so its
-//! own report shows points/s too.
+//! # Coordinates and frequency, library by library
 //!
-//! Output buffers are allocated once, outside the timed loop, except for
-//! simdnoise, whose API returns a fresh `Vec` (that allocation is part of its
-//! documented path and is timed).
+//! A workload has a spacing `s` (world units between samples) and a
+//! frequency `f` (the fractal's frequency, 1 for plain noise); the lattice
+//! step is `s·f`. The plain workloads and "fBm 3D simplex ×5" use `s = 0.03,
+//! f = 1`; the "freq 1/64" workloads use `s = 1, f = 1/64`.
+//!
+//! * surflet: world coordinates `i·s` (computed by `Grid::uniform`, origin 0;
+//!   the point arrays hold exactly the grid's points), `FractalParams::frequency
+//!   = f` for fBm (a plain `Noise` has no frequency and `f = 1`);
+//! * FastNoise2: `GenUniformGrid` with `frequency = s·f`; `GenPositionArray`
+//!   (which has no frequency) with lattice coordinates `i·(s·f)`;
+//! * quick-noise: sample indices `i` with `.frequency(s·f)`, on both paths
+//!   (its grid path samples at integer positions times the frequency; its
+//!   octave seeds depend on the frequency, so giving the batch path the same
+//!   inputs makes the two paths compute the same field, in 2D; checked);
+//! * simdnoise and fastnoise-lite: integer grid positions with their
+//!   frequency set to `s·f`;
+//! * noise-rs, libnoise, opensimplex2 (no frequency): `i·(s·f)` in f64.
+//!
+//! # Checks
+//!
+//! Each row runs once before it is timed (only rows that the criterion filter
+//! selects), and its output is checked: the right length, finite, varying,
+//! and as rough as surflet's (mean difference of x-neighbours over mean
+//! deviation, within 0.5–2× surflet's: a frequency mapped wrongly by a factor
+//! of 2 or more fails). surflet's f32 rows (fill, grid, threaded grid, `get`)
+//! must agree bit for bit, as must its two f64 rows; FastNoise2's grid and
+//! position-array outputs must agree; quick-noise's two batch rows must agree
+//! bit for bit, and its grid output with them in 2D (same seeds through
+//! `seed_with_grid`; its 3D grid path computes a different field). Set `BENCH_VERBOSE=1` to print each row's roughness
+//! ratio.
+//!
+//! # Build
+//!
+//! The harness crate is built with one codegen unit (Cargo.toml): every
+//! library's generic code is instantiated here, and with 16 units a generic
+//! helper can land in another unit than its caller and not be inlined
+//! (measured: quick-noise's batch path 5-7× slower, surflet's `fill` 1.4×).
+//!
+//! Benchmark ids are `library/call/precision/isa`; `run.sh` and `table.py`
+//! turn them into the tables of BENCHMARKS.md. Criterion is told the number
+//! of samples, so its own report shows samples/s too. Output buffers are
+//! allocated once, outside the timed loop, except for simdnoise, whose API
+//! returns a fresh `Vec` (that allocation is part of its documented path and
+//! is timed), and quick-noise's grid path, which allocates its scratch space
+//! per call (also its documented path).
+//!
+//! Criterion settings (`main`): 10 samples, 0.5 s warm-up, 1.5 s of
+//! measuring per row, flat sampling (criterion's defaults are 100 samples,
+//! 3 s and 5 s), so that one build's 163 rows measure in about 6.5 minutes on a
+//! quiet 2-core machine (the three f64 scalar peers in 4D simplex, about 1 s
+//! an iteration, take 45 s of that); command-line flags (`--sample-size`,
+//! `--warm-up-time`, `--measurement-time`) override them.
 
-use std::ffi::{CStr, c_void};
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 use std::hint::black_box;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput, measurement::WallTime};
 use fastnoise_lite::{FastNoiseLite, NoiseType};
 use libnoise::Generator as _;
 use noise::NoiseFn;
-use surflet::{Isa, Noise, NoiseKind};
+use quick_noise::simd::{SimdSliceIterExt, dispatch_simd};
+use quick_noise::{BatchGenerator, BatchNoise, Fbm, GridGenerator};
+use surflet::{Bounds, Float, Fractal, FractalKind, FractalParams, Grid, Isa, Noise, NoiseKind};
 
-/// Grid frequency for every workload: lattice cells per grid step.
-const FREQ: f64 = 0.02;
 /// Seed for every library (each maps it to its own lattice; only speed matters).
 const SEED: u32 = 1337;
+/// quick-noise's two seeds (grid and noise), the same on both of its paths.
+const QN_GRID_SEED: i64 = 1337;
+const QN_NOISE_SEED: i64 = 7;
+/// fBm parameters for every library.
+const GAIN: f64 = 0.5;
+const LACUNARITY: f64 = 2.0;
+/// Threads of the threaded surflet row.
+const THREADS: usize = 2;
+/// Spacing of the plain workloads (world units between samples).
+const SPACING: f64 = 0.03;
 
 // ---------------------------------------------------------------------------
-// The points
+// Workloads
 
-/// The points of a `side^D` grid, x fastest (the order every grid API here
-/// writes), already multiplied by the frequency, in f32 and f64.
-struct Grid<const D: usize> {
+/// One workload: one criterion group.
+#[derive(Clone, Copy)]
+struct Work {
+    /// The criterion group id (`table.py` maps it to a label).
+    name: &'static str,
+    kind: NoiseKind,
+    /// Samples per axis.
     side: usize,
-    f32: [Vec<f32>; D],
-    f64: [Vec<f64>; D],
+    /// fBm octaves; 0 for the plain noise (no fractal).
+    octaves: u32,
+    /// World units between neighbouring samples.
+    spacing: f64,
+    /// The fractal's frequency (1 for plain noise).
+    freq: f64,
 }
 
-impl<const D: usize> Grid<D> {
-    fn new(side: usize) -> Self {
-        let n = side.pow(D as u32);
-        // f32 coordinates are computed as FastNoise2's grid does: index * freq in f32.
-        let f32 = core::array::from_fn(|a| {
-            (0..n)
-                .map(|i| ((i / side.pow(a as u32)) % side) as f32 * FREQ as f32)
-                .collect()
-        });
-        let f64 = core::array::from_fn(|a| {
-            (0..n)
-                .map(|i| ((i / side.pow(a as u32)) % side) as f64 * FREQ)
-                .collect()
-        });
-        Grid { side, f32, f64 }
+impl Work {
+    const fn plain(name: &'static str, kind: NoiseKind, side: usize) -> Work {
+        Work {
+            name,
+            kind,
+            side,
+            octaves: 0,
+            spacing: SPACING,
+            freq: 1.0,
+        }
     }
-    fn len(&self) -> usize {
-        self.f32[0].len()
+    const fn fbm(
+        name: &'static str,
+        kind: NoiseKind,
+        side: usize,
+        octaves: u32,
+        spacing: f64,
+        freq: f64,
+    ) -> Work {
+        Work {
+            name,
+            kind,
+            side,
+            octaves,
+            spacing,
+            freq,
+        }
     }
-    fn refs32(&self) -> [&[f32]; D] {
-        core::array::from_fn(|a| &self.f32[a][..])
+    /// Lattice cells between neighbouring samples.
+    fn step(&self) -> f64 {
+        self.spacing * self.freq
     }
-    fn refs64(&self) -> [&[f64]; D] {
-        core::array::from_fn(|a| &self.f64[a][..])
+    fn is_fbm(&self) -> bool {
+        self.octaves > 0
     }
 }
 
-/// Runs `f(index, point)` over every grid point in order, computing the point
-/// (grid index times `scale`) on the fly: the per-point loop a user of a
-/// scalar library writes.
+/// The workloads, in the order of issue 11's table, then quick-noise's
+/// headline (3-octave fBm of Perlin, value and simplex, 2D 1024² and 3D
+/// 128³, frequency 1/64; two of them are in the issue's table already), then
+/// the plain 3D value noise kept from the earlier harness.
+fn workloads(c: &mut Criterion) {
+    use NoiseKind::*;
+    let f64th = 1.0 / 64.0;
+    bench_work::<2>(c, Work::plain("simplex2d 1024x1024", Simplex, 1024));
+    bench_work::<3>(c, Work::plain("simplex3d 128x128x128", Simplex, 128));
+    bench_work::<3>(c, Work::plain("perlin3d 128x128x128", Perlin, 128));
+    bench_work::<4>(c, Work::plain("simplex4d 64x64x64x64", Simplex, 64));
+    bench_work::<2>(c, Work::plain("perlin2d 1024x1024", Perlin, 1024));
+    bench_work::<3>(
+        c,
+        Work::fbm("fbm5 simplex3d 64x64x64", Simplex, 64, 5, SPACING, 1.0),
+    );
+    bench_work::<2>(c, Work::plain("value2d 1024x1024", Value, 1024));
+    bench_work::<2>(
+        c,
+        Work::fbm("fbm3 perlin2d 1024x1024 freq 1/64", Perlin, 1024, 3, 1.0, f64th),
+    );
+    bench_work::<3>(
+        c,
+        Work::fbm("fbm3 value3d 128x128x128 freq 1/64", Value, 128, 3, 1.0, f64th),
+    );
+    bench_work::<2>(
+        c,
+        Work::fbm("fbm3 value2d 1024x1024 freq 1/64", Value, 1024, 3, 1.0, f64th),
+    );
+    bench_work::<2>(
+        c,
+        Work::fbm("fbm3 simplex2d 1024x1024 freq 1/64", Simplex, 1024, 3, 1.0, f64th),
+    );
+    bench_work::<3>(
+        c,
+        Work::fbm("fbm3 perlin3d 128x128x128 freq 1/64", Perlin, 128, 3, 1.0, f64th),
+    );
+    bench_work::<3>(
+        c,
+        Work::fbm("fbm3 simplex3d 128x128x128 freq 1/64", Simplex, 128, 3, 1.0, f64th),
+    );
+    bench_work::<3>(c, Work::plain("value3d 128x128x128", Value, 128));
+}
+
+fn main() {
+    // surflet's batch and grid calls run on the current rayon pool: one
+    // thread for every row but the threaded one (which installs its own).
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build_global()
+        .expect("the global rayon pool is configured before anything uses it");
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_millis(1500))
+        .configure_from_args();
+    workloads(&mut c);
+    c.final_summary();
+}
+
+/// The pool of the threaded surflet row.
+fn pool() -> &'static rayon::ThreadPool {
+    static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(THREADS)
+            .build()
+            .unwrap()
+    })
+}
+
+// ---------------------------------------------------------------------------
+// surflet's field: a noise or an fBm of it
+
+enum Field<const D: usize> {
+    Noise(Noise<D>),
+    Fractal(Fractal<D>),
+}
+
+impl<const D: usize> Field<D> {
+    fn new(w: &Work) -> Self {
+        let noise = Noise::<D>::new(w.kind, SEED as u64);
+        if !w.is_fbm() {
+            return Field::Noise(noise);
+        }
+        let params = FractalParams {
+            octaves: w.octaves,
+            frequency: w.freq,
+            lacunarity: LACUNARITY,
+            gain: GAIN,
+            ..FractalParams::new(FractalKind::Fbm)
+        };
+        Field::Fractal(Fractal::new(noise, params).unwrap())
+    }
+    fn fill<F: Float>(&self, coords: [&[F]; D], out: &mut [F]) {
+        match self {
+            Field::Noise(n) => n.fill(coords, out),
+            Field::Fractal(f) => f.fill(coords, out),
+        }
+        .unwrap()
+    }
+    fn grid<F: Float>(&self, grid: &Grid<F, D>, out: &mut [F]) -> Bounds<F> {
+        match self {
+            Field::Noise(n) => n.grid(grid, out),
+            Field::Fractal(f) => f.grid(grid, out),
+        }
+        .unwrap()
+    }
+    fn get<F: Float>(&self, p: [F; D]) -> F {
+        match self {
+            Field::Noise(n) => n.get(p),
+            Field::Fractal(f) => f.get(p),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// One workload's data, built on first use (so a filtered run builds only
+// what its rows need)
+
+/// How a row's output must agree with the other rows under the same key.
+#[derive(Clone, Copy)]
+enum Pair {
+    None,
+    /// Bit for bit.
+    Exact(&'static str),
+    /// Within an absolute difference.
+    Near(&'static str, f64),
+}
+
+struct Ctx<const D: usize> {
+    w: Work,
+    n: usize,
+    field: Field<D>,
+    grid32: OnceCell<Grid<f32, D>>,
+    grid64: OnceCell<Grid<f64, D>>,
+    world32: OnceCell<[Vec<f32>; D]>,
+    world64: OnceCell<[Vec<f64>; D]>,
+    lattice32: OnceCell<[Vec<f32>; D]>,
+    index32: OnceCell<[Vec<f32>; D]>,
+    /// Roughness of surflet's f32 output.
+    reference: OnceCell<f64>,
+    /// The first output seen under each pair key, and its row id.
+    firsts: RefCell<HashMap<&'static str, (String, Vec<f64>)>>,
+}
+
+/// The flat arrays (x fastest) of the points whose coordinate along every
+/// axis is `axis(i)`, `i < side`.
+fn expand<F: Copy, const D: usize>(side: usize, axis: impl Fn(usize) -> F) -> [Vec<F>; D] {
+    let n = side.pow(D as u32);
+    let vals: Vec<F> = (0..side).map(axis).collect();
+    core::array::from_fn(|a| {
+        let stride = side.pow(a as u32);
+        (0..n).map(|i| vals[(i / stride) % side]).collect()
+    })
+}
+
+fn refs<F, const D: usize>(v: &[Vec<F>; D]) -> [&[F]; D] {
+    core::array::from_fn(|a| &v[a][..])
+}
+
+impl<const D: usize> Ctx<D> {
+    fn new(w: Work) -> Self {
+        Ctx {
+            w,
+            n: w.side.pow(D as u32),
+            field: Field::new(&w),
+            grid32: OnceCell::new(),
+            grid64: OnceCell::new(),
+            world32: OnceCell::new(),
+            world64: OnceCell::new(),
+            lattice32: OnceCell::new(),
+            index32: OnceCell::new(),
+            reference: OnceCell::new(),
+            firsts: RefCell::new(HashMap::new()),
+        }
+    }
+    /// surflet's grid: world coordinates `0 + i·spacing`.
+    fn grid32(&self) -> &Grid<f32, D> {
+        self.grid32.get_or_init(|| {
+            let s = self.w.spacing as f32;
+            Grid::uniform([0.0; D], [s; D], [self.w.side; D]).unwrap()
+        })
+    }
+    fn grid64(&self) -> &Grid<f64, D> {
+        self.grid64.get_or_init(|| {
+            Grid::uniform([0.0; D], [self.w.spacing; D], [self.w.side; D]).unwrap()
+        })
+    }
+    /// The grid's points as coordinate arrays (surflet's point-array calls).
+    fn world32(&self) -> &[Vec<f32>; D] {
+        self.world32.get_or_init(|| {
+            let g = self.grid32();
+            expand(self.w.side, |i| g.axis(0)[i])
+        })
+    }
+    fn world64(&self) -> &[Vec<f64>; D] {
+        self.world64.get_or_init(|| {
+            let g = self.grid64();
+            expand(self.w.side, |i| g.axis(0)[i])
+        })
+    }
+    /// Lattice coordinates `i·(spacing·freq)` (FastNoise2's position arrays).
+    fn lattice32(&self) -> &[Vec<f32>; D] {
+        if self.w.freq == 1.0 {
+            return self.world32();
+        }
+        self.lattice32.get_or_init(|| {
+            let step = self.w.step() as f32;
+            expand(self.w.side, |i| i as f32 * step)
+        })
+    }
+    /// Sample indices `i` (quick-noise's batch path, frequency spacing·freq).
+    fn index32(&self) -> &[Vec<f32>; D] {
+        if self.w.spacing == 1.0 {
+            return self.world32();
+        }
+        self.index32
+            .get_or_init(|| expand(self.w.side, |i| i as f32))
+    }
+    fn reference(&self) -> f64 {
+        *self.reference.get_or_init(|| {
+            let mut out = vec![0f32; self.n];
+            self.field.fill(refs(self.world32()), &mut out);
+            roughness(&out, self.w.side)
+        })
+    }
+
+    /// Checks one row's first output (see the module documentation).
+    fn check<T: Copy + Into<f64>>(&self, id: &str, out: &[T], pair: Pair) {
+        assert_eq!(out.len(), self.n, "{id}: wrong number of samples");
+        let (lo, hi) = out
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
+                let v = v.into();
+                (l.min(v), h.max(v))
+            });
+        // Only "varies": simdnoise returns unscaled simplex sums (about ±0.02 in 2D).
+        assert!(
+            out.iter().all(|&v| v.into().is_finite()) && hi - lo > 1e-3,
+            "{id}: output looks wrong (min {lo}, max {hi})"
+        );
+        let ratio = roughness(out, self.w.side) / self.reference();
+        if std::env::var_os("BENCH_VERBOSE").is_some() {
+            eprintln!(
+                "check {}/{id}: range [{lo:.3}, {hi:.3}], roughness {ratio:.2}× surflet's",
+                self.w.name
+            );
+        }
+        assert!(
+            (0.5..=2.0).contains(&ratio),
+            "{id}: output is {ratio:.2}× as rough as surflet's: not the same frequency?"
+        );
+        let (key, tol) = match pair {
+            Pair::None => return,
+            Pair::Exact(k) => (k, 0.0),
+            Pair::Near(k, t) => (k, t),
+        };
+        let mut firsts = self.firsts.borrow_mut();
+        match firsts.get(key) {
+            None => {
+                let v = out.iter().map(|&x| x.into()).collect();
+                firsts.insert(key, (id.to_string(), v));
+            }
+            Some((other, v)) => {
+                let diff = out
+                    .iter()
+                    .zip(v)
+                    .map(|(&a, &b)| (a.into() - b).abs())
+                    .fold(0f64, f64::max);
+                assert!(
+                    diff <= tol,
+                    "{id} and {other} differ by up to {diff} (allowed {tol})"
+                );
+            }
+        }
+    }
+}
+
+/// Mean absolute difference of x-neighbours over the mean absolute
+/// deviation: proportional to the lattice step at these frequencies, and
+/// independent of a library's amplitude scaling.
+fn roughness<T: Copy + Into<f64>>(out: &[T], side: usize) -> f64 {
+    let n = out.len() as f64;
+    let mean = out.iter().map(|&v| v.into()).sum::<f64>() / n;
+    let dev = out.iter().map(|&v| (v.into() - mean).abs()).sum::<f64>() / n;
+    let (mut sum, mut count) = (0f64, 0usize);
+    for row in out.chunks_exact(side) {
+        for w in row.windows(2) {
+            sum += (w[1].into() - w[0].into()).abs();
+            count += 1;
+        }
+    }
+    sum / count as f64 / dev
+}
+
+/// One benchmark row: `f` computes the whole workload into its output.
+/// The first time criterion runs the row, `f` is run once and its output
+/// checked; then it is timed.
+fn row<const D: usize, T: Copy + Default + Into<f64>>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    ctx: &Ctx<D>,
+    id: &str,
+    pair: Pair,
+    mut f: impl FnMut(&Ctx<D>, &mut [T]),
+) {
+    let mut out: Option<Vec<T>> = None;
+    g.bench_function(id, |b| {
+        let o = out.get_or_insert_with(|| {
+            let mut o = vec![T::default(); ctx.n];
+            f(ctx, &mut o);
+            ctx.check(id, &o, pair);
+            o
+        });
+        b.iter(|| f(ctx, black_box(&mut o[..])))
+    });
+}
+
+// ---------------------------------------------------------------------------
+// The rows
+
+fn bench_work<const D: usize>(c: &mut Criterion, w: Work) {
+    let ctx = Ctx::<D>::new(w);
+    let mut g = c.benchmark_group(w.name);
+    g.throughput(Throughput::Elements(ctx.n as u64));
+    // Iterations take 0.05-1000 ms; flat sampling keeps slow rows within budget.
+    g.sampling_mode(SamplingMode::Flat);
+    surflet_rows(&mut g, &ctx);
+    fastnoise2_rows(&mut g, &ctx);
+    if D == 2 || D == 3 {
+        match w.kind {
+            NoiseKind::Simplex => quick_noise_batch_rows::<D, quick_noise::Simplex>(&mut g, &ctx),
+            NoiseKind::Perlin => {
+                quick_noise_batch_rows::<D, quick_noise::Perlin>(&mut g, &ctx);
+                quick_noise_grid_row::<D, quick_noise::Perlin>(&mut g, &ctx);
+            }
+            NoiseKind::Value => {
+                quick_noise_batch_rows::<D, quick_noise::Value>(&mut g, &ctx);
+                quick_noise_grid_row::<D, quick_noise::Value>(&mut g, &ctx);
+            }
+            NoiseKind::SimplexValue => unreachable!(),
+        }
+    }
+    if w.kind == NoiseKind::Simplex && !(w.is_fbm() && D == 4) {
+        simdnoise_row(&mut g, &ctx);
+    }
+    if !w.is_fbm() {
+        scalar_peer_rows(&mut g, &ctx);
+    }
+    g.finish();
+}
+
+fn surflet_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx<D>) {
+    let auto = format!("auto={}", Isa::detect().name());
+    let same32 = Pair::Exact("surflet f32");
+    let same64 = Pair::Exact("surflet f64");
+    row(g, ctx, &format!("surflet/fill/f32/{auto}"), same32, |c, o: &mut [f32]| {
+        c.field.fill(refs(c.world32()), o)
+    });
+    row(g, ctx, &format!("surflet/grid/f32/{auto}"), same32, |c, o: &mut [f32]| {
+        black_box(c.field.grid(c.grid32(), o));
+    });
+    let id = format!("surflet/grid, {THREADS} threads/f32/{auto}");
+    row(g, ctx, &id, same32, |c, o: &mut [f32]| {
+        let (field, grid) = (&c.field, c.grid32());
+        black_box(pool().install(|| field.grid(grid, o)));
+    });
+    row(g, ctx, &format!("surflet/fill/f64/{auto}"), same64, |c, o: &mut [f64]| {
+        c.field.fill(refs(c.world64()), o)
+    });
+    row(g, ctx, &format!("surflet/grid/f64/{auto}"), same64, |c, o: &mut [f64]| {
+        black_box(c.field.grid(c.grid64(), o));
+    });
+    // Single points (issue 11's target: no slower than fastnoise-lite's
+    // per-point call in 2D and 3D simplex). Points computed on the fly, as
+    // `i as f32 * spacing`: exactly the grid's points.
+    if ctx.w.kind == NoiseKind::Simplex && !ctx.w.is_fbm() && D <= 3 {
+        let s = ctx.w.spacing as f32;
+        row(
+            g,
+            ctx,
+            "surflet/get loop (single point)/f32/scalar",
+            same32,
+            |c, o: &mut [f32]| for_each_point::<D>(c.w.side, s, |i, p| o[i] = c.field.get(p)),
+        );
+    }
+}
+
+/// Runs `f(index, point)` over every grid point in order (x fastest),
+/// computing the point (grid index times `scale`) on the fly: the per-point
+/// loop a user of a scalar library writes.
 #[inline(always)]
 fn for_each_point<const D: usize>(side: usize, scale: f32, mut f: impl FnMut(usize, [f32; D])) {
     let n = side.pow(D as u32);
@@ -92,11 +574,11 @@ fn for_each_point<const D: usize>(side: usize, scale: f32, mut f: impl FnMut(usi
 
 /// Same, in f64 (for the f64 libraries: noise-rs, libnoise, opensimplex2).
 #[inline(always)]
-fn for_each_point64<const D: usize>(side: usize, mut f: impl FnMut(usize, [f64; D])) {
+fn for_each_point64<const D: usize>(side: usize, scale: f64, mut f: impl FnMut(usize, [f64; D])) {
     let n = side.pow(D as u32);
     let mut idx = [0usize; D];
     for i in 0..n {
-        f(i, core::array::from_fn(|a| idx[a] as f64 * FREQ));
+        f(i, core::array::from_fn(|a| idx[a] as f64 * scale));
         for k in idx.iter_mut() {
             *k += 1;
             if *k < side {
@@ -107,377 +589,286 @@ fn for_each_point64<const D: usize>(side: usize, mut f: impl FnMut(usize, [f64; 
     }
 }
 
-/// Guards against benchmarking a no-op: the output must vary and be finite.
-/// (Only "varies": simdnoise returns unscaled simplex sums, about ±0.02 in 2D.)
-fn check<T: Copy + Into<f64>>(what: &str, out: &[T]) {
-    let (lo, hi) = out
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
-            let v = v.into();
-            (l.min(v), h.max(v))
-        });
-    assert!(
-        out.iter().all(|&v| v.into().is_finite()) && hi - lo > 1e-3,
-        "{what}: output looks wrong (min {lo}, max {hi})"
-    );
-}
-
-/// One benchmark row: `f` computes the whole workload into `out`. It is run
-/// and checked once first (so a filtered run still checks what it measures),
-/// then timed.
-fn row<T: Copy + Default + Into<f64>>(
-    g: &mut BenchmarkGroup<'_, WallTime>,
-    id: &str,
-    out: &mut [T],
-    mut f: impl FnMut(&mut [T]),
-) {
-    out.fill(T::default());
-    f(out);
-    check(id, out);
-    g.bench_function(id, |b| b.iter(|| f(black_box(&mut *out))));
-}
-
 // ---------------------------------------------------------------------------
-// FastNoise2 (C++), through fastnoise2-sys, so the SIMD level can be capped.
+// FastNoise2 (C++), through the `fastnoise2` crate's safe node
 
 /// FastSIMD level flags (FastNoise2 0.10 `FastSIMD::eLevel`).
 const FN2_LEVELS: [(u32, &str); 3] = [(1 << 2, "sse2"), (1 << 8, "avx2"), (1 << 9, "avx512")];
 
-struct Fn2 {
-    node: *mut c_void,
-}
-
-impl Fn2 {
-    /// A FastNoise2 generator node by metadata name ("Simplex", "Perlin",
-    /// "Value"), with its SIMD level capped at `level` (0: the best the CPU has,
-    /// which is what the `fastnoise2` crate's `SafeNode` uses).
-    fn new(name: &str, level: u32) -> Fn2 {
-        // SAFETY: metadata ids are 0..count; names are static C strings.
-        unsafe {
-            let id = (0..fastnoise2_sys::fnGetMetadataCount())
-                .find(|&id| {
-                    CStr::from_ptr(fastnoise2_sys::fnGetMetadataName(id))
-                        .to_str()
-                        .is_ok_and(|n| n.eq_ignore_ascii_case(name))
-                })
-                .unwrap_or_else(|| panic!("FastNoise2 has no node {name}"));
-            let node = fastnoise2_sys::fnNewFromMetadata(id, level);
-            assert!(!node.is_null());
-            Fn2 { node }
-        }
-    }
-    fn level(&self) -> u32 {
-        // SAFETY: a live node.
-        unsafe { fastnoise2_sys::fnGetSIMDLevel(self.node) }
-    }
-    fn level_name(&self) -> &'static str {
-        let l = self.level();
-        FN2_LEVELS
-            .iter()
-            .find(|x| x.0 == l)
-            .map_or("other", |x| x.1)
-    }
-    fn grid<const D: usize>(&self, out: &mut [f32], side: usize) {
-        let s = side as i32;
-        let f = FREQ as f32;
-        let seed = SEED as i32;
-        let mut mm = [0f32; 2];
-        assert_eq!(out.len(), side.pow(D as u32));
-        let o = out.as_mut_ptr();
-        let mm = mm.as_mut_ptr();
-        // SAFETY: `out` holds side^D floats, as the call writes.
-        unsafe {
-            match D {
-                2 => fastnoise2_sys::fnGenUniformGrid2D(self.node, o, 0, 0, s, s, f, seed, mm),
-                3 => {
-                    fastnoise2_sys::fnGenUniformGrid3D(self.node, o, 0, 0, 0, s, s, s, f, seed, mm)
-                }
-                4 => fastnoise2_sys::fnGenUniformGrid4D(
-                    self.node, o, 0, 0, 0, 0, s, s, s, s, f, seed, mm,
-                ),
-                _ => unreachable!(),
-            }
-        }
-    }
-    fn positions<const D: usize>(&self, out: &mut [f32], p: [&[f32]; D]) {
-        let n = out.len();
-        assert!(p.iter().all(|a| a.len() == n));
-        let o = out.as_mut_ptr();
-        let c = n as i32;
-        let seed = SEED as i32;
-        let mut mm = [0f32; 2];
-        let mm = mm.as_mut_ptr();
-        // SAFETY: every array holds `n` floats.
-        unsafe {
-            match D {
-                2 => fastnoise2_sys::fnGenPositionArray2D(
-                    self.node,
-                    o,
-                    c,
-                    p[0].as_ptr(),
-                    p[1].as_ptr(),
-                    0.0,
-                    0.0,
-                    seed,
-                    mm,
-                ),
-                3 => fastnoise2_sys::fnGenPositionArray3D(
-                    self.node,
-                    o,
-                    c,
-                    p[0].as_ptr(),
-                    p[1].as_ptr(),
-                    p[2].as_ptr(),
-                    0.0,
-                    0.0,
-                    0.0,
-                    seed,
-                    mm,
-                ),
-                4 => fastnoise2_sys::fnGenPositionArray4D(
-                    self.node,
-                    o,
-                    c,
-                    p[0].as_ptr(),
-                    p[1].as_ptr(),
-                    p[2].as_ptr(),
-                    p[3].as_ptr(),
-                    0.0,
-                    0.0,
-                    0.0,
-                    0.0,
-                    seed,
-                    mm,
-                ),
-                _ => unreachable!(),
-            }
-        }
-    }
-}
-
-impl Drop for Fn2 {
-    fn drop(&mut self) {
-        // SAFETY: the node was created by fnNewFromMetadata and is dropped once.
-        unsafe { fastnoise2_sys::fnDeleteNodeRef(self.node) }
-    }
-}
-
-/// The `fastnoise2` crate's safe node for a generator kind (best SIMD level).
-fn fn2_safe(kind: NoiseKind) -> fastnoise2::SafeNode {
+/// The node: the generator, or its FractalFBm (gain, weighted strength 0,
+/// octaves, lacunarity; normalised by its fractal bounding, like surflet's
+/// and quick-noise's fBm).
+fn fn2_node(kind: NoiseKind, octaves: u32) -> fastnoise2::SafeNode {
     use fastnoise2::generator::{Generator, prelude::*};
+    macro_rules! node {
+        ($g:expr) => {
+            if octaves == 0 {
+                $g.build().0
+            } else {
+                $g.fbm(GAIN as f32, 0.0f32, octaves as i32, LACUNARITY as f32)
+                    .build()
+                    .0
+            }
+        };
+    }
     match kind {
-        NoiseKind::Simplex => simplex().build().0,
-        NoiseKind::Perlin => perlin().build().0,
-        NoiseKind::Value => value().build().0,
+        NoiseKind::Simplex => node!(simplex()),
+        NoiseKind::Perlin => node!(perlin()),
+        NoiseKind::Value => node!(value()),
         NoiseKind::SimplexValue => unreachable!("FastNoise2 has no simplex value noise"),
     }
 }
 
-fn fn2_name(kind: NoiseKind) -> &'static str {
-    match kind {
-        NoiseKind::Simplex => "Simplex",
-        NoiseKind::Perlin => "Perlin",
-        NoiseKind::Value => "Value",
-        NoiseKind::SimplexValue => unreachable!(),
-    }
+fn fastnoise2_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx<D>) {
+    let node = fn2_node(ctx.w.kind, ctx.w.octaves);
+    let level = node.get_simd_level();
+    let best = FN2_LEVELS
+        .iter()
+        .find(|x| x.0 == level)
+        .map_or("other", |x| x.1);
+    let s = ctx.w.side as i32;
+    let (f, seed) = (ctx.w.step() as f32, SEED as i32);
+    // Same points both ways: the grid and the position arrays must agree.
+    let same = Pair::Near("FastNoise2", 1e-3);
+    let id = format!("FastNoise2/GenUniformGrid{D}D/f32/auto={best}");
+    row(g, ctx, &id, same, |_, o: &mut [f32]| match D {
+        2 => drop(node.gen_uniform_grid_2d(o, 0, 0, s, s, f, seed)),
+        3 => drop(node.gen_uniform_grid_3d(o, 0, 0, 0, s, s, s, f, seed)),
+        4 => drop(node.gen_uniform_grid_4d(o, 0, 0, 0, 0, s, s, s, s, f, seed)),
+        _ => unreachable!(),
+    });
+    let id = format!("FastNoise2/GenPositionArray{D}D/f32/auto={best}");
+    row(g, ctx, &id, same, |c, o: &mut [f32]| {
+        let p = refs(c.lattice32());
+        match D {
+            2 => drop(node.gen_position_array_2d(o, p[0], p[1], 0.0, 0.0, seed)),
+            3 => drop(node.gen_position_array_3d(o, p[0], p[1], p[2], 0.0, 0.0, 0.0, seed)),
+            4 => drop(
+                node.gen_position_array_4d(o, p[0], p[1], p[2], p[3], 0.0, 0.0, 0.0, 0.0, seed),
+            ),
+            _ => unreachable!(),
+        }
+    });
 }
 
 // ---------------------------------------------------------------------------
-// The groups
+// quick-noise, through its documented runtime dispatch: `#[dispatch_simd(A)]`
+// compiles the body for AVX-512+FMA, AVX2+FMA, SSE4.2 and scalar and picks
+// the best the CPU has, once per call (README, "Dynamic Dispatch" and
+// "Loading Simd"). Its fBm (`Fbm` combiner) with 1 octave is the plain noise;
+// normalisation is on (its default).
 
-fn group<'a>(c: &'a mut Criterion, name: &str, points: usize) -> BenchmarkGroup<'a, WallTime> {
-    let mut g = c.benchmark_group(name);
-    g.throughput(Throughput::Elements(points as u64));
-    // Iterations take 0.1-30 ms; flat sampling keeps slow rows within budget.
-    g.sampling_mode(SamplingMode::Flat);
-    g.sample_size(20);
-    g.warm_up_time(Duration::from_millis(500));
-    g.measurement_time(Duration::from_secs(2));
-    g
+fn qn_arch() -> &'static str {
+    use quick_noise::simd::{Architecture, DETECTED_ARCH};
+    match *DETECTED_ARCH {
+        Architecture::Avx512 => "avx512",
+        Architecture::Avx2 => "avx2",
+        Architecture::Sse => "sse4.2",
+        Architecture::Scalar128 => "scalar",
+    }
 }
 
-/// surflet rows shared by every workload: `fill` on each instruction set and
-/// on the default dispatch, f64, per-row batches, `fill_gradient`, and the
-/// single-point `get` loop.
-fn surflet_rows<const D: usize>(
-    g: &mut BenchmarkGroup<'_, WallTime>,
-    kind: NoiseKind,
-    grid: &Grid<D>,
-    f64_per_isa: bool,
-) {
-    let noise = Noise::<D>::new(kind, SEED as u64);
-    let n = grid.len();
-    let out = &mut vec![0f32; n][..];
-    let out64 = &mut vec![0f64; n][..];
-    let (c32, c64) = (grid.refs32(), grid.refs64());
-
-    for isa in Isa::available() {
-        row(g, &format!("surflet/fill/f32/{}", isa.name()), out, |o| {
-            noise.fill_on(isa, c32, o, None).unwrap()
-        });
-    }
-    let auto = format!("auto={}", Isa::detect().name());
-    row(g, &format!("surflet/fill/f32/{auto}"), out, |o| {
-        noise.fill(c32, o).unwrap()
-    });
-
-    // A grid the way a user without precomputed coordinate arrays fills it:
-    // one call per x-row, the constant y/z/w rows rebuilt each time. Same work
-    // as a uniform-grid generator, coordinate generation included.
-    let side = grid.side;
-    let xs: Vec<f32> = (0..side).map(|i| i as f32 * FREQ as f32).collect();
-    let mut rows: Vec<Vec<f32>> = vec![vec![0f32; side]; D - 1];
-    let id = format!("surflet/fill per x-row ({side} pts, coords built)/f32/{auto}");
-    row(g, &id, out, |o| {
-        for (r, chunk) in o.chunks_exact_mut(side).enumerate() {
-            let mut rest = r;
-            for row in rows.iter_mut() {
-                row.fill((rest % side) as f32 * FREQ as f32);
-                rest /= side;
-            }
-            let coords: [&[f32]; D] =
-                core::array::from_fn(|a| if a == 0 { &xs[..] } else { &rows[a - 1][..] });
-            noise.fill(coords, chunk).unwrap();
-        }
-    });
-
-    let mut grads: Vec<Vec<f32>> = vec![vec![0f32; n]; D];
-    let id = format!("surflet/fill_gradient (value + {D} partials)/f32/{auto}");
-    row(g, &id, out, |o| {
-        let mut it = grads.iter_mut();
-        let gr: [&mut [f32]; D] = core::array::from_fn(|_| &mut it.next().unwrap()[..]);
-        noise.fill_gradient(c32, o, gr).unwrap()
-    });
-
-    if f64_per_isa {
-        for isa in Isa::available() {
-            row(g, &format!("surflet/fill/f64/{}", isa.name()), out64, |o| {
-                noise.fill_on(isa, c64, o, None).unwrap()
-            });
-        }
-    } else {
-        row(g, &format!("surflet/fill/f64/{auto}"), out64, |o| {
-            noise.fill(c64, o).unwrap()
-        });
-    }
-
-    row(g, "surflet/get loop (single point)/f32/scalar", out, |o| {
-        for_each_point::<D>(side, FREQ as f32, |i, p| o[i] = noise.get(p))
-    });
-    row(
-        g,
-        "surflet/get loop (single point)/f64/scalar",
-        out64,
-        |o| for_each_point64::<D>(side, |i, p| o[i] = noise.get(p)),
-    );
+#[dispatch_simd(A)]
+fn qn_batch_2d<G: BatchGenerator<2>>(x: &[f32], y: &[f32], out: &mut [f32], oct: usize, f: f32) {
+    BatchNoise::<2, Fbm, G>::builder(x.simd_iter::<A>(), y.simd_iter::<A>())
+        .seed_with_grid(QN_GRID_SEED, QN_NOISE_SEED)
+        .octaves(oct)
+        .frequency(f)
+        .lacunarity(LACUNARITY as f32)
+        .persistence(GAIN as f32)
+        .fill(out);
 }
 
-/// FastNoise2 rows: uniform grid and position arrays at the best level and
-/// capped at AVX2 (and SSE2, where `full`), and the single-point call in a
-/// loop.
-fn fastnoise2_rows<const D: usize>(
-    g: &mut BenchmarkGroup<'_, WallTime>,
-    kind: NoiseKind,
-    grid: &Grid<D>,
-    full: bool,
+#[dispatch_simd(A)]
+fn qn_batch_3d<G: BatchGenerator<3>>(
+    x: &[f32],
+    y: &[f32],
+    z: &[f32],
+    out: &mut [f32],
+    oct: usize,
+    f: f32,
 ) {
-    let out = &mut vec![0f32; grid.len()][..];
-    let side = grid.side as i32;
-    let (f, seed) = (FREQ as f32, SEED as i32);
-    let p = grid.refs32();
+    BatchNoise::<3, Fbm, G>::builder(x.simd_iter::<A>(), y.simd_iter::<A>(), z.simd_iter::<A>())
+        .seed_with_grid(QN_GRID_SEED, QN_NOISE_SEED)
+        .octaves(oct)
+        .frequency(f)
+        .lacunarity(LACUNARITY as f32)
+        .persistence(GAIN as f32)
+        .fill(out);
+}
 
-    // The fastnoise2 crate's safe API, best SIMD level (as a user gets it).
-    let safe = fn2_safe(kind);
-    let best = Fn2::new(fn2_name(kind), 0).level_name();
-    row(
-        g,
-        &format!("FastNoise2/GenUniformGrid{D}D/f32/auto={best}"),
-        out,
-        |o| match D {
-            2 => drop(safe.gen_uniform_grid_2d(o, 0, 0, side, side, f, seed)),
-            3 => drop(safe.gen_uniform_grid_3d(o, 0, 0, 0, side, side, side, f, seed)),
-            4 => drop(safe.gen_uniform_grid_4d(o, 0, 0, 0, 0, side, side, side, side, f, seed)),
-            _ => unreachable!(),
-        },
-    );
-    let grid_out = out.to_vec();
-    row(
-        g,
-        &format!("FastNoise2/GenPositionArray{D}D/f32/auto={best}"),
-        out,
-        |o| match D {
-            2 => drop(safe.gen_position_array_2d(o, p[0], p[1], 0.0, 0.0, seed)),
-            3 => drop(safe.gen_position_array_3d(o, p[0], p[1], p[2], 0.0, 0.0, 0.0, seed)),
-            4 => drop(
-                safe.gen_position_array_4d(o, p[0], p[1], p[2], p[3], 0.0, 0.0, 0.0, 0.0, seed),
-            ),
-            _ => unreachable!(),
-        },
-    );
-    // Same points both ways: the position arrays really are the grid.
-    let diff = out
-        .iter()
-        .zip(&grid_out)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0f32, f32::max);
-    assert!(
-        diff < 1e-3,
-        "FastNoise2 grid and position array differ by {diff}"
-    );
+/// The batch path fed by quick-noise's own grid iterators (`Grid::x_iter()`
+/// etc.: the sample indices, made in registers; its README's dispatch
+/// example), instead of coordinate slices.
+#[dispatch_simd(A)]
+fn qn_batch_iter_2d<G: BatchGenerator<2>>(side: usize, out: &mut [f32], oct: usize, f: f32) {
+    let grid = quick_noise::Grid::<2, A>::new(side, side);
+    BatchNoise::<2, Fbm, G>::builder(grid.x_iter(), grid.y_iter())
+        .seed_with_grid(QN_GRID_SEED, QN_NOISE_SEED)
+        .octaves(oct)
+        .frequency(f)
+        .lacunarity(LACUNARITY as f32)
+        .persistence(GAIN as f32)
+        .fill(out);
+}
 
-    let levels: &[(u32, &str)] = if full {
-        &FN2_LEVELS[..2]
+#[dispatch_simd(A)]
+fn qn_batch_iter_3d<G: BatchGenerator<3>>(side: usize, out: &mut [f32], oct: usize, f: f32) {
+    let grid = quick_noise::Grid::<3, A>::new(side, side, side);
+    BatchNoise::<3, Fbm, G>::builder(grid.x_iter(), grid.y_iter(), grid.z_iter())
+        .seed_with_grid(QN_GRID_SEED, QN_NOISE_SEED)
+        .octaves(oct)
+        .frequency(f)
+        .lacunarity(LACUNARITY as f32)
+        .persistence(GAIN as f32)
+        .fill(out);
+}
+
+#[dispatch_simd(A)]
+fn qn_grid_2d<G: GridGenerator<2>>(side: usize, out: &mut [f32], oct: usize, f: f32) {
+    quick_noise::Grid::<2, A>::new(side, side)
+        .seed(QN_GRID_SEED)
+        .builder::<Fbm, G>()
+        .seed(QN_NOISE_SEED)
+        .octaves(oct)
+        .frequency(f)
+        .lacunarity(LACUNARITY as f32)
+        .persistence(GAIN as f32)
+        .fill(out);
+}
+
+#[dispatch_simd(A)]
+fn qn_grid_3d<G: GridGenerator<3>>(side: usize, out: &mut [f32], oct: usize, f: f32) {
+    quick_noise::Grid::<3, A>::new(side, side, side)
+        .seed(QN_GRID_SEED)
+        .builder::<Fbm, G>()
+        .seed(QN_NOISE_SEED)
+        .octaves(oct)
+        .frequency(f)
+        .lacunarity(LACUNARITY as f32)
+        .persistence(GAIN as f32)
+        .fill(out);
+}
+
+/// quick-noise's batch rows (slices and its grid iterators give the same
+/// inputs) must agree bit for bit. Its grid path computes the same field as
+/// its batch path in 2D (up to rounding), given the same seeds
+/// (`seed_with_grid`) and inputs; its 3D grid path computes another field
+/// (differences up to 0.2 in value and 1.0 in Perlin noise, also with its
+/// own `Grid::x_iter()` coordinates), so in 3D only the roughness check
+/// applies to it.
+const QN_BATCH: Pair = Pair::Exact("quick-noise");
+fn qn_grid_pair<const D: usize>() -> Pair {
+    if D == 2 {
+        Pair::Near("quick-noise", 1e-3)
     } else {
-        &FN2_LEVELS[1..2]
+        Pair::None
+    }
+}
+
+/// quick-noise's batch path, twice: fed from coordinate slices (point
+/// arrays, like surflet's `fill` and FastNoise2's `GenPositionArray`;
+/// README, "Loading Simd") and from its grid iterators.
+fn quick_noise_batch_rows<const D: usize, G: BatchGenerator<2> + BatchGenerator<3>>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    ctx: &Ctx<D>,
+) {
+    let (oct, f, side) = (ctx.w.octaves.max(1) as usize, ctx.w.step() as f32, ctx.w.side);
+    let id = format!("quick-noise/BatchNoise (point arrays)/f32/auto={}", qn_arch());
+    row(g, ctx, &id, QN_BATCH, |c, o: &mut [f32]| {
+        let p = refs(c.index32());
+        match D {
+            2 => qn_batch_2d::<G>(p[0], p[1], o, oct, f),
+            3 => qn_batch_3d::<G>(p[0], p[1], p[2], o, oct, f),
+            _ => unreachable!(),
+        }
+    });
+    let id = format!("quick-noise/BatchNoise (Grid::x_iter coordinates)/f32/auto={}", qn_arch());
+    row(g, ctx, &id, QN_BATCH, |_, o: &mut [f32]| match D {
+        2 => qn_batch_iter_2d::<G>(side, o, oct, f),
+        3 => qn_batch_iter_3d::<G>(side, o, oct, f),
+        _ => unreachable!(),
+    });
+}
+
+fn quick_noise_grid_row<const D: usize, G: GridGenerator<2> + GridGenerator<3>>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    ctx: &Ctx<D>,
+) {
+    let (oct, f, side) = (ctx.w.octaves.max(1) as usize, ctx.w.step() as f32, ctx.w.side);
+    let id = format!("quick-noise/Grid builder (uniform grid)/f32/auto={}", qn_arch());
+    row(g, ctx, &id, qn_grid_pair::<D>(), |_, o: &mut [f32]| match D {
+        2 => qn_grid_2d::<G>(side, o, oct, f),
+        3 => qn_grid_3d::<G>(side, o, oct, f),
+        _ => unreachable!(),
+    });
+}
+
+// ---------------------------------------------------------------------------
+// simdnoise: its grid builder (returns a new Vec and the min/max; AVX2 is its
+// widest path). Simplex only ("gradient"); its fBm is of simplex noise.
+
+fn simdnoise_row<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx<D>) {
+    use simdnoise::NoiseBuilder;
+    let (s, f, seed) = (ctx.w.side, ctx.w.step() as f32, SEED as i32);
+    let (oct, gain, lac) = (ctx.w.octaves as u8, GAIN as f32, LACUNARITY as f32);
+    let run = || match (D, ctx.w.is_fbm()) {
+        (2, false) => NoiseBuilder::gradient_2d(s, s).with_freq(f).with_seed(seed).generate(),
+        (3, false) => NoiseBuilder::gradient_3d(s, s, s).with_freq(f).with_seed(seed).generate(),
+        (4, false) => NoiseBuilder::gradient_4d(s, s, s, s)
+            .with_freq(f)
+            .with_seed(seed)
+            .generate(),
+        (2, true) => NoiseBuilder::fbm_2d(s, s)
+            .with_freq(f)
+            .with_seed(seed)
+            .with_octaves(oct)
+            .with_gain(gain)
+            .with_lacunarity(lac)
+            .generate(),
+        (3, true) => NoiseBuilder::fbm_3d(s, s, s)
+            .with_freq(f)
+            .with_seed(seed)
+            .with_octaves(oct)
+            .with_gain(gain)
+            .with_lacunarity(lac)
+            .generate(),
+        _ => unreachable!(),
     };
-    for &(level, _) in levels {
-        let node = Fn2::new(fn2_name(kind), level);
-        let lname = node.level_name();
-        if lname == best {
-            continue;
+    let isa = if std::is_x86_feature_detected!("avx2") {
+        "auto=avx2"
+    } else {
+        "auto"
+    };
+    let call = if ctx.w.is_fbm() { "fbm" } else { "gradient" };
+    let id = format!("simdnoise/NoiseBuilder::{call}_{D}d (grid, allocates)/f32/{isa}");
+    let mut checked = false;
+    g.bench_function(&id, |b| {
+        if !checked {
+            ctx.check(&id, &run().0, Pair::None);
+            checked = true;
         }
-        row(
-            g,
-            &format!("FastNoise2/GenUniformGrid{D}D/f32/{lname}"),
-            out,
-            |o| node.grid::<D>(o, grid.side),
-        );
-        row(
-            g,
-            &format!("FastNoise2/GenPositionArray{D}D/f32/{lname}"),
-            out,
-            |o| node.positions::<D>(o, p),
-        );
-    }
-
-    let id = format!("FastNoise2/GenSingle{D}D loop (single point)/f32/auto={best}");
-    row(g, &id, out, |o| {
-        for_each_point::<D>(grid.side, FREQ as f32, |i, p| {
-            o[i] = match D {
-                2 => safe.gen_single_2d(p[0], p[1], seed),
-                3 => safe.gen_single_3d(p[0], p[1], p[2], seed),
-                4 => safe.gen_single_4d(p[0], p[1], p[2], p[3], seed),
-                _ => unreachable!(),
-            }
-        })
+        b.iter(|| black_box(run()))
     });
 }
+
+// ---------------------------------------------------------------------------
+// The scalar Rust peers (plain noise only, as in the earlier harness)
 
 /// FastNoise Lite (Rust port, f32): per point; it applies the frequency
 /// itself, so it is given the integer grid coordinates.
-fn fastnoise_lite_rows<const D: usize>(
+fn fastnoise_lite_row<const D: usize>(
     g: &mut BenchmarkGroup<'_, WallTime>,
+    ctx: &Ctx<D>,
     ty: NoiseType,
     label: &str,
-    grid: &Grid<D>,
 ) {
     let mut fnl = FastNoiseLite::with_seed(SEED as i32);
     fnl.set_noise_type(Some(ty));
-    fnl.set_frequency(Some(FREQ as f32));
-    let out = &mut vec![0f32; grid.len()][..];
+    fnl.set_frequency(Some(ctx.w.step() as f32));
     let id = format!("fastnoise-lite/{label} get_noise_{D}d loop/f32/scalar");
-    row(g, &id, out, |o| {
-        for_each_point::<D>(grid.side, 1.0, |i, p| {
+    row(g, ctx, &id, Pair::None, |c, o: &mut [f32]| {
+        for_each_point::<D>(c.w.side, 1.0, |i, p| {
             o[i] = match D {
                 2 => fnl.get_noise_2d(p[0], p[1]),
                 3 => fnl.get_noise_3d(p[0], p[1], p[2]),
@@ -490,218 +881,104 @@ fn fastnoise_lite_rows<const D: usize>(
 /// A per-point f64 library (noise-rs, libnoise, opensimplex2).
 fn loop64_row<const D: usize>(
     g: &mut BenchmarkGroup<'_, WallTime>,
+    ctx: &Ctx<D>,
     id: &str,
-    grid: &Grid<D>,
     f: impl Fn([f64; D]) -> f64,
 ) {
-    let out = &mut vec![0f64; grid.len()][..];
-    row(g, id, out, |o| {
-        for_each_point64::<D>(grid.side, |i, p| o[i] = f(p))
+    let step = ctx.w.step();
+    row(g, ctx, id, Pair::None, |c, o: &mut [f64]| {
+        for_each_point64::<D>(c.w.side, step, |i, p| o[i] = f(p))
     });
 }
 
-/// simdnoise: its grid builder (returns a new Vec and the min/max; AVX2 is
-/// its widest path).
-fn simdnoise_row<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, grid: &Grid<D>) {
-    use simdnoise::NoiseBuilder;
-    let s = grid.side;
-    let (f, seed) = (FREQ as f32, SEED as i32);
-    let run = || match D {
-        2 => NoiseBuilder::gradient_2d(s, s)
-            .with_freq(f)
-            .with_seed(seed)
-            .generate(),
-        3 => NoiseBuilder::gradient_3d(s, s, s)
-            .with_freq(f)
-            .with_seed(seed)
-            .generate(),
-        4 => NoiseBuilder::gradient_4d(s, s, s, s)
-            .with_freq(f)
-            .with_seed(seed)
-            .generate(),
-        _ => unreachable!(),
-    };
-    check("simdnoise", &run().0);
-    let isa = if std::is_x86_feature_detected!("avx2") {
-        "auto=avx2"
-    } else {
-        "auto"
-    };
-    let id = format!("simdnoise/NoiseBuilder::gradient_{D}d (grid, allocates)/f32/{isa}");
-    g.bench_function(id, |b| b.iter(|| black_box(run())));
+/// `p` as a fixed-size array (the f64 peers implement each dimension
+/// separately).
+#[inline(always)]
+fn pt<const N: usize>(p: &[f64]) -> [f64; N] {
+    core::array::from_fn(|i| p[i])
 }
 
-fn simplex(c: &mut Criterion) {
-    // 2D: 512 x 512.
-    let grid = Grid::<2>::new(512);
-    let mut g = group(c, "simplex2d 512x512", grid.len());
-    surflet_rows(&mut g, NoiseKind::Simplex, &grid, true);
-    fastnoise2_rows(&mut g, NoiseKind::Simplex, &grid, true);
-    simdnoise_row(&mut g, &grid);
-    fastnoise_lite_rows(&mut g, NoiseType::OpenSimplex2, "OpenSimplex2", &grid);
-    let nr = noise::Simplex::new(SEED);
-    loop64_row(&mut g, "noise-rs/Simplex get loop/f64/scalar", &grid, |p| {
-        nr.get(p)
-    });
-    let ln = libnoise::Source::<2>::simplex(SEED as u64);
-    loop64_row(
-        &mut g,
-        "libnoise/Simplex sample loop/f64/scalar",
-        &grid,
-        |p| ln.sample(p),
-    );
-    loop64_row(
-        &mut g,
-        "opensimplex2/fast::noise2 loop/f64 in, f32 out/scalar",
-        &grid,
-        |p| opensimplex2::fast::noise2(SEED as i64, p[0], p[1]) as f64,
-    );
-    g.finish();
-
-    // 3D: 64^3.
-    let grid = Grid::<3>::new(64);
-    let mut g = group(c, "simplex3d 64x64x64", grid.len());
-    surflet_rows(&mut g, NoiseKind::Simplex, &grid, true);
-    fastnoise2_rows(&mut g, NoiseKind::Simplex, &grid, true);
-    simdnoise_row(&mut g, &grid);
-    fastnoise_lite_rows(&mut g, NoiseType::OpenSimplex2, "OpenSimplex2", &grid);
-    let nr = noise::Simplex::new(SEED);
-    loop64_row(&mut g, "noise-rs/Simplex get loop/f64/scalar", &grid, |p| {
-        nr.get(p)
-    });
-    let ln = libnoise::Source::<3>::simplex(SEED as u64);
-    loop64_row(
-        &mut g,
-        "libnoise/Simplex sample loop/f64/scalar",
-        &grid,
-        |p| ln.sample(p),
-    );
-    loop64_row(
-        &mut g,
-        "opensimplex2/fast::noise3_Fallback loop/f64 in, f32 out/scalar",
-        &grid,
-        |p| opensimplex2::fast::noise3_Fallback(SEED as i64, p[0], p[1], p[2]) as f64,
-    );
-    g.finish();
-
-    // 4D: 16^4.
-    let grid = Grid::<4>::new(16);
-    let mut g = group(c, "simplex4d 16x16x16x16", grid.len());
-    surflet_rows(&mut g, NoiseKind::Simplex, &grid, false);
-    fastnoise2_rows(&mut g, NoiseKind::Simplex, &grid, false);
-    simdnoise_row(&mut g, &grid);
-    let nr = noise::Simplex::new(SEED);
-    loop64_row(&mut g, "noise-rs/Simplex get loop/f64/scalar", &grid, |p| {
-        nr.get(p)
-    });
-    let ln = libnoise::Source::<4>::simplex(SEED as u64);
-    loop64_row(
-        &mut g,
-        "libnoise/Simplex sample loop/f64/scalar",
-        &grid,
-        |p| ln.sample(p),
-    );
-    loop64_row(
-        &mut g,
-        "opensimplex2/fast::noise4_Fallback loop/f64 in, f32 out/scalar",
-        &grid,
-        |p| opensimplex2::fast::noise4_Fallback(SEED as i64, p[0], p[1], p[2], p[3]) as f64,
-    );
-    g.finish();
+fn scalar_peer_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx<D>) {
+    let seed = SEED;
+    // noise-rs and libnoise, one generator type per dimension.
+    macro_rules! f64_peers {
+        ($nr:ident, $nr_id:literal, $ln:ident, $ln_id:literal) => {{
+            let nr = noise::$nr::new(seed);
+            match D {
+                2 => loop64_row(g, ctx, $nr_id, |p| nr.get(pt::<2>(&p))),
+                3 => loop64_row(g, ctx, $nr_id, |p| nr.get(pt::<3>(&p))),
+                4 => loop64_row(g, ctx, $nr_id, |p| nr.get(pt::<4>(&p))),
+                _ => unreachable!(),
+            }
+            match D {
+                2 => {
+                    let ln = libnoise::Source::<2>::$ln(seed as u64);
+                    loop64_row(g, ctx, $ln_id, |p| ln.sample(pt::<2>(&p)))
+                }
+                3 => {
+                    let ln = libnoise::Source::<3>::$ln(seed as u64);
+                    loop64_row(g, ctx, $ln_id, |p| ln.sample(pt::<3>(&p)))
+                }
+                4 => {
+                    let ln = libnoise::Source::<4>::$ln(seed as u64);
+                    loop64_row(g, ctx, $ln_id, |p| ln.sample(pt::<4>(&p)))
+                }
+                _ => unreachable!(),
+            }
+        }};
+    }
+    match ctx.w.kind {
+        NoiseKind::Simplex => {
+            if D <= 3 {
+                fastnoise_lite_row(g, ctx, NoiseType::OpenSimplex2, "OpenSimplex2");
+            }
+            f64_peers!(
+                Simplex,
+                "noise-rs/Simplex get loop/f64/scalar",
+                simplex,
+                "libnoise/Simplex sample loop/f64/scalar"
+            );
+            let s = seed as i64;
+            match D {
+                2 => loop64_row(
+                    g,
+                    ctx,
+                    "opensimplex2/fast::noise2 loop/f64 in, f32 out/scalar",
+                    |p| opensimplex2::fast::noise2(s, p[0], p[1]) as f64,
+                ),
+                3 => loop64_row(
+                    g,
+                    ctx,
+                    "opensimplex2/fast::noise3_Fallback loop/f64 in, f32 out/scalar",
+                    |p| opensimplex2::fast::noise3_Fallback(s, p[0], p[1], p[2]) as f64,
+                ),
+                4 => loop64_row(
+                    g,
+                    ctx,
+                    "opensimplex2/fast::noise4_Fallback loop/f64 in, f32 out/scalar",
+                    |p| opensimplex2::fast::noise4_Fallback(s, p[0], p[1], p[2], p[3]) as f64,
+                ),
+                _ => unreachable!(),
+            }
+        }
+        NoiseKind::Perlin => {
+            fastnoise_lite_row(g, ctx, NoiseType::Perlin, "Perlin");
+            f64_peers!(
+                Perlin,
+                "noise-rs/Perlin get loop/f64/scalar",
+                improved_perlin,
+                "libnoise/ImprovedPerlin sample loop/f64/scalar"
+            );
+        }
+        NoiseKind::Value => {
+            fastnoise_lite_row(g, ctx, NoiseType::Value, "Value");
+            f64_peers!(
+                Value,
+                "noise-rs/Value get loop/f64/scalar",
+                value,
+                "libnoise/Value sample loop/f64/scalar"
+            );
+        }
+        NoiseKind::SimplexValue => unreachable!(),
+    }
 }
-
-fn perlin(c: &mut Criterion) {
-    let grid = Grid::<2>::new(512);
-    let mut g = group(c, "perlin2d 512x512", grid.len());
-    surflet_rows(&mut g, NoiseKind::Perlin, &grid, false);
-    fastnoise2_rows(&mut g, NoiseKind::Perlin, &grid, false);
-    fastnoise_lite_rows(&mut g, NoiseType::Perlin, "Perlin", &grid);
-    let nr = noise::Perlin::new(SEED);
-    loop64_row(&mut g, "noise-rs/Perlin get loop/f64/scalar", &grid, |p| {
-        nr.get(p)
-    });
-    let ln = libnoise::Source::<2>::improved_perlin(SEED as u64);
-    loop64_row(
-        &mut g,
-        "libnoise/ImprovedPerlin sample loop/f64/scalar",
-        &grid,
-        |p| ln.sample(p),
-    );
-    g.finish();
-
-    let grid = Grid::<3>::new(64);
-    let mut g = group(c, "perlin3d 64x64x64", grid.len());
-    surflet_rows(&mut g, NoiseKind::Perlin, &grid, false);
-    fastnoise2_rows(&mut g, NoiseKind::Perlin, &grid, false);
-    fastnoise_lite_rows(&mut g, NoiseType::Perlin, "Perlin", &grid);
-    let nr = noise::Perlin::new(SEED);
-    loop64_row(&mut g, "noise-rs/Perlin get loop/f64/scalar", &grid, |p| {
-        nr.get(p)
-    });
-    let ln = libnoise::Source::<3>::improved_perlin(SEED as u64);
-    loop64_row(
-        &mut g,
-        "libnoise/ImprovedPerlin sample loop/f64/scalar",
-        &grid,
-        |p| ln.sample(p),
-    );
-    g.finish();
-}
-
-fn value(c: &mut Criterion) {
-    let grid = Grid::<2>::new(512);
-    let mut g = group(c, "value2d 512x512", grid.len());
-    surflet_rows(&mut g, NoiseKind::Value, &grid, false);
-    fastnoise2_rows(&mut g, NoiseKind::Value, &grid, false);
-    fastnoise_lite_rows(&mut g, NoiseType::Value, "Value", &grid);
-    let nr = noise::Value::new(SEED);
-    loop64_row(&mut g, "noise-rs/Value get loop/f64/scalar", &grid, |p| {
-        nr.get(p)
-    });
-    let ln = libnoise::Source::<2>::value(SEED as u64);
-    loop64_row(
-        &mut g,
-        "libnoise/Value sample loop/f64/scalar",
-        &grid,
-        |p| ln.sample(p),
-    );
-    g.finish();
-
-    let grid = Grid::<3>::new(64);
-    let mut g = group(c, "value3d 64x64x64", grid.len());
-    surflet_rows(&mut g, NoiseKind::Value, &grid, false);
-    fastnoise2_rows(&mut g, NoiseKind::Value, &grid, false);
-    fastnoise_lite_rows(&mut g, NoiseType::Value, "Value", &grid);
-    let nr = noise::Value::new(SEED);
-    loop64_row(&mut g, "noise-rs/Value get loop/f64/scalar", &grid, |p| {
-        nr.get(p)
-    });
-    let ln = libnoise::Source::<3>::value(SEED as u64);
-    loop64_row(
-        &mut g,
-        "libnoise/Value sample loop/f64/scalar",
-        &grid,
-        |p| ln.sample(p),
-    );
-    g.finish();
-}
-
-// ---------------------------------------------------------------------------
-// FRACTALS (fBm): TO BE ADDED.
-//
-// surflet's fractal API is being written on another branch. When it lands,
-// add a group here per workload (e.g. "fbm simplex2d 512x512, 4 octaves,
-// lacunarity 2, gain 0.5") with, like for like:
-//   * surflet's fBm batch call on each ISA and the default dispatch;
-//   * FastNoise2: `simplex().fbm(gain, weighted_strength = 0.0, octaves, lacunarity)`
-//     (fastnoise2::generator) through GenUniformGrid / GenPositionArray;
-//   * simdnoise: `NoiseBuilder::fbm_2d(..).with_octaves(..).with_gain(..).with_lacunarity(..)`;
-//   * fastnoise-lite: `set_fractal_type(Some(FractalType::FBm))` + octaves/gain/lacunarity;
-//   * noise-rs: `noise::Fbm::<Simplex>` with `set_octaves`; libnoise: `.fbm(octaves, freq, lacunarity, persistence)`.
-// Check that each peer's octave count, gain and lacunarity match (FastNoise2
-// and FastNoise Lite also rescale by the fractal bounding; note it), and add the
-// group to `criterion_group!` below; run.sh picks new groups up by itself.
-// ---------------------------------------------------------------------------
-
-criterion::criterion_group!(benches, simplex, perlin, value);
-criterion::criterion_main!(benches);
