@@ -58,6 +58,12 @@ pub enum NoiseName {
     /// The family's simplex value noise.
     #[value(name = "simplex-value")]
     SimplexValue,
+    /// The family's OpenSimplex2.
+    #[value(name = "opensimplex2")]
+    OpenSimplex2,
+    /// The family's OpenSimplex2S.
+    #[value(name = "opensimplex2s")]
+    OpenSimplex2S,
 }
 
 /// Columns a line carries after the `D` coordinates.
@@ -82,7 +88,7 @@ pub enum Precision {
 
 impl NoiseName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [NoiseName; 15] = [
+    pub const ALL: [NoiseName; 17] = [
         NoiseName::Perlin2002Java,
         NoiseName::Simplex2012Java,
         NoiseName::Simplex2005Java,
@@ -98,6 +104,8 @@ impl NoiseName {
         NoiseName::Perlin,
         NoiseName::Simplex,
         NoiseName::SimplexValue,
+        NoiseName::OpenSimplex2,
+        NoiseName::OpenSimplex2S,
     ];
 
     /// The name as written on the command line.
@@ -118,6 +126,8 @@ impl NoiseName {
             NoiseName::Perlin => NoiseKind::Perlin.name(),
             NoiseName::Simplex => NoiseKind::Simplex.name(),
             NoiseName::SimplexValue => NoiseKind::SimplexValue.name(),
+            NoiseName::OpenSimplex2 => NoiseKind::OpenSimplex2.name(),
+            NoiseName::OpenSimplex2S => NoiseKind::OpenSimplex2S.name(),
         }
     }
 
@@ -128,6 +138,8 @@ impl NoiseName {
             NoiseName::Perlin => Some(NoiseKind::Perlin),
             NoiseName::Simplex => Some(NoiseKind::Simplex),
             NoiseName::SimplexValue => Some(NoiseKind::SimplexValue),
+            NoiseName::OpenSimplex2 => Some(NoiseKind::OpenSimplex2),
+            NoiseName::OpenSimplex2S => Some(NoiseKind::OpenSimplex2S),
             _ => None,
         }
     }
@@ -185,9 +197,12 @@ impl NoiseName {
             | NoiseName::Snoise1234
             | NoiseName::Sdnoise1234
             | NoiseName::Srdnoise23 => Some(Precision::F32),
-            NoiseName::Value | NoiseName::Perlin | NoiseName::Simplex | NoiseName::SimplexValue => {
-                None
-            }
+            NoiseName::Value
+            | NoiseName::Perlin
+            | NoiseName::Simplex
+            | NoiseName::SimplexValue
+            | NoiseName::OpenSimplex2
+            | NoiseName::OpenSimplex2S => None,
         }
     }
 
@@ -226,6 +241,8 @@ impl NoiseName {
             NoiseName::Perlin => "surflet Perlin noise",
             NoiseName::Simplex => "surflet simplex noise",
             NoiseName::SimplexValue => "surflet simplex value noise",
+            NoiseName::OpenSimplex2 => "surflet OpenSimplex2 (continuous, seeded by u64)",
+            NoiseName::OpenSimplex2S => "surflet OpenSimplex2S (continuous, seeded by u64)",
         }
     }
 

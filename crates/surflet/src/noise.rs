@@ -6,7 +6,7 @@ use crate::float::Float;
 use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
 use crate::kernel::hypercube::{RowCache, hypercube_cached};
-use crate::kernel::select::{Kernel, PerlinK, SimplexK, SimplexValueK, ValueK};
+use crate::kernel::select::{Kernel, OpenSimplexK, PerlinK, SimplexK, SimplexValueK, ValueK};
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};
 
@@ -41,15 +41,26 @@ pub enum NoiseKind {
     Simplex,
     /// Simplex value noise: value surflets summed over the simplex corners.
     SimplexValue,
+    /// OpenSimplex2 (K.jpg): quartic surflets with radius² ½ on the simplex
+    /// lattices, the 3D one turned so that xy slices show no diagonal bias;
+    /// K.jpg's gradient sets. See the notes in
+    /// `ARCHITECTURE.md` and `docs/RANGES.md`.
+    OpenSimplex2,
+    /// OpenSimplex2S (K.jpg's "SuperSimplex"): the same lattices with the
+    /// larger radii ⅔, ¾, ⅘, summing every lattice point within reach;
+    /// smoother and slower than [`OpenSimplex2`](Self::OpenSimplex2).
+    OpenSimplex2S,
 }
 
 impl NoiseKind {
     /// All kinds, in documentation order.
-    pub const ALL: [NoiseKind; 4] = [
+    pub const ALL: [NoiseKind; 6] = [
         NoiseKind::Value,
         NoiseKind::Perlin,
         NoiseKind::Simplex,
         NoiseKind::SimplexValue,
+        NoiseKind::OpenSimplex2,
+        NoiseKind::OpenSimplex2S,
     ];
 
     /// The name used on the command line and in configs.
@@ -59,6 +70,8 @@ impl NoiseKind {
             NoiseKind::Perlin => "perlin",
             NoiseKind::Simplex => "simplex",
             NoiseKind::SimplexValue => "simplex-value",
+            NoiseKind::OpenSimplex2 => "opensimplex2",
+            NoiseKind::OpenSimplex2S => "opensimplex2s",
         }
     }
 
@@ -79,6 +92,9 @@ impl NoiseKind {
         match self {
             NoiseKind::Value | NoiseKind::Perlin => &[1, 2, 3, 4],
             NoiseKind::Simplex | NoiseKind::SimplexValue => &[1, 2, 3],
+            // Their 3D lattice is turned by an irrational rotation, and in
+            // 2D and 4D periods would need lattices of their own.
+            NoiseKind::OpenSimplex2 | NoiseKind::OpenSimplex2S => &[],
         }
     }
 }
@@ -175,7 +191,11 @@ impl<const D: usize> Noise<D> {
             return Err(Error::PeriodUnsupported {
                 kind: self.kind.name(),
                 dims: D,
-                supported: "1D, 2D and 3D",
+                supported: match self.kind.periodic_dims() {
+                    [] => "no dimension",
+                    [1, 2, 3] => "1D, 2D and 3D",
+                    _ => "1D to 4D",
+                },
             });
         }
         for (axis, &p) in period.iter().enumerate() {
@@ -362,6 +382,8 @@ impl<const D: usize> Noise<D> {
             (NoiseKind::Simplex, true) => SimplexK::<true>::eval(s, field, p),
             (NoiseKind::SimplexValue, false) => SimplexValueK::<false>::eval(s, field, p),
             (NoiseKind::SimplexValue, true) => SimplexValueK::<true>::eval(s, field, p),
+            (NoiseKind::OpenSimplex2, _) => OpenSimplexK::<false>::eval(s, field, p),
+            (NoiseKind::OpenSimplex2S, _) => OpenSimplexK::<true>::eval(s, field, p),
         }
     }
 
@@ -394,6 +416,8 @@ impl<const D: usize> Noise<D> {
             (NoiseKind::Simplex, true) => SimplexK::<true>::eval(s, field, p),
             (NoiseKind::SimplexValue, false) => SimplexValueK::<false>::eval(s, field, p),
             (NoiseKind::SimplexValue, true) => SimplexValueK::<true>::eval(s, field, p),
+            (NoiseKind::OpenSimplex2, _) => OpenSimplexK::<false>::eval(s, field, p),
+            (NoiseKind::OpenSimplex2S, _) => OpenSimplexK::<true>::eval(s, field, p),
         }
     }
 
@@ -481,6 +505,8 @@ impl<F: Float, const D: usize> Source<F, D> for Noise<D> {
             (NoiseKind::Simplex, true) => go!(SimplexK<true>),
             (NoiseKind::SimplexValue, false) => go!(SimplexValueK<false>),
             (NoiseKind::SimplexValue, true) => go!(SimplexValueK<true>),
+            (NoiseKind::OpenSimplex2, _) => go!(OpenSimplexK<false>),
+            (NoiseKind::OpenSimplex2S, _) => go!(OpenSimplexK<true>),
         }
     }
 }

@@ -99,15 +99,43 @@ fn worst_jump<const D: usize>(
 /// period) uses at a point.
 fn piece<const D: usize>(kind: NoiseKind, periodic: bool) -> impl Fn(&[f64]) -> Id {
     let simplex = matches!(kind, NoiseKind::Simplex | NoiseKind::SimplexValue);
+    let open = matches!(kind, NoiseKind::OpenSimplex2 | NoiseKind::OpenSimplex2S);
+    let f2 = (3f64.sqrt() - 1.0) / 2.0;
+    let f4 = (5f64.sqrt() - 1.0) / 4.0;
     move |p: &[f64]| -> Id {
+        if open {
+            // 1D is the x axis of 2D; 3D is the BCC lattice turned by the
+            // `ImproveXY` rotation.
+            return match D {
+                1 => skewed_id(&[p[0], 0.0], f2),
+                2 => skewed_id(p, f2),
+                3 => {
+                    let (g, r) = ((3.0 - 3f64.sqrt()) / 6.0, 1.0 / 3f64.sqrt());
+                    let xy = p[0] + p[1];
+                    let q = [
+                        p[0] - g * xy + r * p[2],
+                        p[1] - g * xy + r * p[2],
+                        (p[2] - xy) * r,
+                    ];
+                    bcc_id(&q)
+                }
+                _ => skewed_id(p, f4),
+            };
+        }
         match (simplex, D, periodic) {
             (false, _, _) | (true, 1, _) => hypercube_id(p),
-            (true, 2, false) => skewed_id(p, (3f64.sqrt() - 1.0) / 2.0),
+            (true, 2, false) => skewed_id(p, f2),
             (true, 2, true) => hex_id(p),
             (true, 3, _) => bcc_id(p),
-            _ => skewed_id(p, (5f64.sqrt() - 1.0) / 4.0),
+            _ => skewed_id(p, f4),
         }
     }
+}
+
+/// Whether `kind` tiles in `D` dimensions (the periodic checks skip the
+/// kinds that do not).
+fn tiles<const D: usize>(kind: NoiseKind, period: Option<[u32; D]>) -> bool {
+    period.is_none() || kind.periodic_dims().contains(&D)
 }
 
 fn noise<const D: usize>(kind: NoiseKind, period: Option<[u32; D]>) -> Noise<D> {
@@ -119,6 +147,9 @@ fn noise<const D: usize>(kind: NoiseKind, period: Option<[u32; D]>) -> Noise<D> 
 }
 
 fn check<const D: usize>(kind: NoiseKind, period: Option<[u32; D]>) {
+    if !tiles(kind, period) {
+        return;
+    }
     let noise = noise(kind, period);
     let id = piece::<D>(kind, period.is_some());
     let (worst, n) = worst_jump::<D>(|a, b| (noise.get(a) - noise.get(b)).abs(), id, 3, 2000);
@@ -133,6 +164,9 @@ fn check<const D: usize>(kind: NoiseKind, period: Option<[u32; D]>) {
 /// boundaries it moves by |Hessian| · 2·10⁻⁹; a C¹ break would move it by the
 /// size of the gradient itself (order 1 to 10).
 fn check_gradient<const D: usize>(kind: NoiseKind, period: Option<[u32; D]>) -> f64 {
+    if !tiles(kind, period) {
+        return 0.0;
+    }
     let noise = noise(kind, period);
     let id = piece::<D>(kind, period.is_some());
     let jump = |a: [f64; D], b: [f64; D]| {

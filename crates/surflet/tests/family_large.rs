@@ -161,14 +161,18 @@ fn extreme_inputs_never_panic_f32() {
 /// that skew to about 2^-12 of an ulp of the cell sum, which grows with |x|,
 /// so their error grows in proportion to |x| (about 2^(k−35), still far below
 /// what one ulp of the input itself moves the value).
-fn f32_agreement<const D: usize>(k: i32, rng: &mut SmallRng) -> [(f64, f64); 2] {
-    // [lattice-aligned kinds, skewed kinds]: (worst value, worst gradient).
-    let mut worst = [(0.0f64, 0.0f64); 2];
+fn f32_agreement<const D: usize>(k: i32, rng: &mut SmallRng) -> [(f64, f64); 3] {
+    // [lattice-aligned kinds, skewed kinds, OpenSimplex2 and 2S]: (worst
+    // value, worst gradient). OpenSimplex2's lattices are skewed or turned
+    // in every dimension, and its quartic surflets, scaled by 100 or so,
+    // have steeper gradients than simplex noise's.
+    let mut worst = [(0.0f64, 0.0f64); 3];
     for kind in NoiseKind::ALL {
         let skewed =
             matches!(kind, NoiseKind::Simplex | NoiseKind::SimplexValue) && (D == 2 || D == 4);
+        let open = matches!(kind, NoiseKind::OpenSimplex2 | NoiseKind::OpenSimplex2S);
         let n = Noise::<D>::new(kind, 5);
-        let w = &mut worst[skewed as usize];
+        let w = &mut worst[if open { 2 } else { skewed as usize }];
         for _ in 0..3000 {
             let p32: [f32; D] = core::array::from_fn(|_| {
                 let sign = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
@@ -199,6 +203,13 @@ fn f32_precision_by_magnitude() {
             .iter()
             .fold((0.0f64, 0.0f64), |w, d| (w.0.max(d[0].0), w.1.max(d[0].1)));
         let (s2, s4) = (per_dim[1][1], per_dim[3][1]);
+        let open = per_dim
+            .iter()
+            .fold((0.0f64, 0.0f64), |w, d| (w.0.max(d[2].0), w.1.max(d[2].1)));
+        println!(
+            "|x| ~ 2^{k}: OpenSimplex2 and 2S, 1D-4D: {:.2e} / {:.2e}",
+            open.0, open.1
+        );
         println!(
             "|x| ~ 2^{k}: worst |f32 - f64| value / gradient: value, Perlin, simplex 1D 3D \
              {:.2e} / {:.2e}; simplex 2D {:.2e} / {:.2e}; simplex 4D {:.2e} / {:.2e}",
@@ -216,6 +227,19 @@ fn f32_precision_by_magnitude() {
             assert!(w.0 <= bv, "simplex {d}D at 2^{k}: value {} > {bv}", w.0);
             assert!(w.1 <= bg, "simplex {d}D at 2^{k}: gradient {} > {bg}", w.1);
         }
+        // OpenSimplex2 and 2S grow like the skewed kinds (measured: 9.9e-7
+        // and 6.7e-6 at 2^10; 1.47·2^(k−35) and 8.8·2^(k−35) at 2^22).
+        let (bv, bg) = (2e-6 + 2.0 * growth, 1e-5 + 12.0 * growth);
+        assert!(
+            open.0 <= bv,
+            "OpenSimplex2 at 2^{k}: value {} > {bv}",
+            open.0
+        );
+        assert!(
+            open.1 <= bg,
+            "OpenSimplex2 at 2^{k}: gradient {} > {bg}",
+            open.1
+        );
     }
 }
 

@@ -40,8 +40,15 @@ fn check<F: Float, const D: usize>(kind: NoiseKind, period: [u32; D], seed: u64)
     }
 }
 
+/// The kinds that tile (OpenSimplex2 and 2S do not: `opensimplex.rs`).
+fn tiling() -> impl Iterator<Item = NoiseKind> {
+    NoiseKind::ALL
+        .into_iter()
+        .filter(|k| !k.periodic_dims().is_empty())
+}
+
 fn all<F: Float>() {
-    for kind in NoiseKind::ALL {
+    for kind in tiling() {
         for seed in [1, 2] {
             check::<F, 1>(kind, [7], seed);
             check::<F, 1>(kind, [1], seed);
@@ -73,7 +80,7 @@ fn periods_are_exact_f32() {
 #[test]
 fn periodic_noise_is_plain_noise_inside_the_tile() {
     let mut rng = SmallRng::seed_from_u64(9);
-    for kind in NoiseKind::ALL {
+    for kind in tiling() {
         let plain = Noise::<3>::new(kind, 77);
         let tiled = plain.with_period([16, 16, 16]).unwrap();
         for _ in 0..2000 {

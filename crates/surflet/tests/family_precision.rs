@@ -11,6 +11,10 @@ use surflet::{Noise, NoiseKind};
 /// gradient; docs/RANGES.md quotes 1.7e-6 and 5.2e-6.
 const VALUE: f64 = 2e-6;
 const GRADIENT: f64 = 6e-6;
+/// OpenSimplex2's quartic surflets are scaled by about 100, and its 3D
+/// lattice is turned, so its gradients round more: measured at most 1.01e-5
+/// (3D OpenSimplex2; 6.3e-6 in 2D, 4.6e-6 in 4D). Values stay under `VALUE`.
+const GRADIENT_OPENSIMPLEX: f64 = 1.2e-5;
 
 fn check<const D: usize>(noise: Noise<D>, range: f64) -> (f64, f64) {
     let mut rng = SmallRng::seed_from_u64(7);
@@ -44,8 +48,10 @@ fn all<const D: usize>(period: [u32; D]) {
                 D,
                 noise.period().is_some()
             );
+            let open = matches!(kind, NoiseKind::OpenSimplex2 | NoiseKind::OpenSimplex2S);
+            let gradient = if open { GRADIENT_OPENSIMPLEX } else { GRADIENT };
             assert!(
-                wv <= VALUE && wg <= GRADIENT,
+                wv <= VALUE && wg <= gradient,
                 "{kind} {D}D: value {wv:e}, gradient {wg:e}"
             );
         }

@@ -52,6 +52,18 @@ fn measured(kind: NoiseKind, d: usize) -> (f64, f64) {
             (0.999914, 0.9999143),
             (0.999960, 0.9999568),
         ],
+        NoiseKind::OpenSimplex2 => [
+            (0.999992, 0.9999924),
+            (0.999996, 0.9999963),
+            (0.999996, 0.9999954),
+            (0.999186, 0.9991660),
+        ],
+        NoiseKind::OpenSimplex2S => [
+            (0.997172, 0.9971719),
+            (0.999996, 0.9999965),
+            (0.999727, 0.9997264),
+            (0.999996, 0.9999890),
+        ],
     };
     table[d - 1]
 }
@@ -216,4 +228,14 @@ fn range_simplex() {
 #[test]
 fn range_simplex_value() {
     all(NoiseKind::SimplexValue);
+}
+
+#[test]
+fn range_opensimplex2() {
+    all(NoiseKind::OpenSimplex2);
+}
+
+#[test]
+fn range_opensimplex2s() {
+    all(NoiseKind::OpenSimplex2S);
 }

@@ -62,7 +62,7 @@ fn cases<const D: usize>(kind: FractalKind, noise: NoiseKind, k: usize) -> Vec<F
     // simplex noise tiles only with an even y period (its hexagonal lattice).
     let period: [u32; D] = core::array::from_fn(|a| [3, 4][a % 2]);
     let tiled = Noise::<D>::new(noise, seed ^ 1).with_period(period);
-    let can_tile = !(matches!(noise, NoiseKind::Simplex | NoiseKind::SimplexValue) && D == 4);
+    let can_tile = noise.periodic_dims().contains(&D);
     assert_eq!(
         tiled.is_ok(),
         can_tile,

@@ -2,6 +2,7 @@
 //! a batch loop is monomorphised for exactly one kernel.
 
 use super::hypercube::{RowCache, hypercube, hypercube_cached};
+use super::opensimplex::opensimplex;
 use super::simplex::{simplex1, simplex2, simplex2_hex, simplex3, simplex4};
 use super::{Field, resize};
 use crate::simd::Simd;
@@ -152,5 +153,30 @@ impl<const D: usize, const P: bool> Kernel<D> for SimplexValueK<P> {
         _: &mut (),
     ) -> (S::F, [S::F; D]) {
         simplex_family::<S, D, true, P>(s, field, p)
+    }
+}
+
+/// OpenSimplex2 (`SUPER = false`) and OpenSimplex2S (`SUPER = true`), which
+/// have no period.
+#[derive(Clone, Copy)]
+pub(crate) struct OpenSimplexK<const SUPER: bool>;
+
+impl<const D: usize, const SUPER: bool> Kernel<D> for OpenSimplexK<SUPER> {
+    type Cache<S: Simd> = ();
+    #[inline(always)]
+    fn new_cache<S: Simd>(_: S, _: bool) {}
+    #[inline(always)]
+    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+        opensimplex::<S, D, SUPER>(s, field, p)
+    }
+    #[inline(always)]
+    fn eval_cached<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        _: &[u32; 4],
+        p: [S::F; D],
+        _: &mut (),
+    ) -> (S::F, [S::F; D]) {
+        opensimplex::<S, D, SUPER>(s, field, p)
     }
 }

@@ -45,7 +45,7 @@ pub(crate) const SIMPLEX_SCALE: [f64; 4] = [
 pub(crate) const SIMPLEX_VALUE_SCALE: [f64; 4] = [1.0, 8.0, 8.0, 8.0];
 
 /// Accumulated value and gradient.
-type Acc<S, const D: usize> = (<S as Simd>::F, [<S as Simd>::F; D]);
+pub(crate) type Acc<S, const D: usize> = (<S as Simd>::F, [<S as Simd>::F; D]);
 
 /// Adds the surflet of one corner with finished hash `h` at offset `d`.
 #[inline(always)]
@@ -115,7 +115,7 @@ fn finish_sum<S: Simd, const D: usize, const VALUE: bool>(
 }
 
 #[inline(always)]
-fn zero_acc<S: Simd, const D: usize>(s: S) -> Acc<S, D> {
+pub(crate) fn zero_acc<S: Simd, const D: usize>(s: S) -> Acc<S, D> {
     (s.zero(), [s.zero(); D])
 }
 
@@ -173,16 +173,25 @@ pub(crate) fn simplex1<S: Simd, const VALUE: bool, const PERIODIC: bool>(
     finish_sum::<S, 1, VALUE>(s, acc, &p, [1.0])
 }
 
-const F2: f64 = 0.366_025_403_784_438_65; // (√3 − 1) / 2
-const G2: f64 = 0.211_324_865_405_187_1; // (3 − √3) / 6
+pub(crate) const F2: f64 = 0.366_025_403_784_438_65; // (√3 − 1) / 2
+pub(crate) const G2: f64 = 0.211_324_865_405_187_1; // (3 − √3) / 6
 
-/// 2D on the classic equilateral lattice.
+/// The triangle of the classic equilateral lattice that holds a 2D point:
+/// its three corners' finished hashes and offsets, and what
+/// OpenSimplex2S needs to find the corners beyond its edges.
+pub(crate) struct Tri2<S: Simd> {
+    pub(crate) h: [S::U; 3],
+    pub(crate) d: [[S::F; 2]; 3],
+    /// The primed skewed cell of corner 0.
+    pub(crate) ci: S::U,
+    pub(crate) cj: S::U,
+    /// The lower triangle, `(0,0), (1,0), (1,1)`; else the upper one.
+    pub(crate) x_first: S::M,
+}
+
+/// Locates `p` on the classic equilateral lattice (skew `(√3 − 1)/2`).
 #[inline(always)]
-pub(crate) fn simplex2<S: Simd, const VALUE: bool>(
-    s: S,
-    field: &Field<S>,
-    p: [S::F; 2],
-) -> Acc<S, 2> {
+pub(crate) fn tri2<S: Simd>(s: S, field: &Field<S>, p: [S::F; 2]) -> Tri2<S> {
     // Skew on exact (cell, fraction) pairs: xs = x + (x + y)·F2 with the
     // integer parts of the skew split off exactly (see `mul_split`).
     let (xi, xf) = split(s, p[0]);
@@ -221,11 +230,27 @@ pub(crate) fn simplex2<S: Simd, const VALUE: bool>(
         ),
     );
     let h2 = s.u_xor(field.key, s.u_xor(s.u_add(ci, px), s.u_add(cj, py)));
+    Tri2 {
+        h: [finish(s, h0), finish(s, h1), finish(s, h2)],
+        d: [[x0, y0], [x1, y1], [x2, y2]],
+        ci,
+        cj,
+        x_first,
+    }
+}
 
+/// 2D on the classic equilateral lattice.
+#[inline(always)]
+pub(crate) fn simplex2<S: Simd, const VALUE: bool>(
+    s: S,
+    field: &Field<S>,
+    p: [S::F; 2],
+) -> Acc<S, 2> {
+    let tri = tri2(s, field, p);
     let mut acc = zero_acc::<S, 2>(s);
-    surflet::<S, 2, VALUE>(s, finish(s, h0), [x0, y0], 0.5, &mut acc);
-    surflet::<S, 2, VALUE>(s, finish(s, h1), [x1, y1], 0.5, &mut acc);
-    surflet::<S, 2, VALUE>(s, finish(s, h2), [x2, y2], 0.5, &mut acc);
+    for k in 0..3 {
+        surflet::<S, 2, VALUE>(s, tri.h[k], tri.d[k], 0.5, &mut acc);
+    }
     finish_sum::<S, 2, VALUE>(s, acc, &p, [1.0, 1.0])
 }
 
@@ -333,7 +358,7 @@ fn bcc_step_hash<S: Simd>(
 
 /// The sum of two coordinates as an exact (cell, fraction) pair.
 #[inline(always)]
-fn pair_sum<S: Simd>(s: S, a: (S::F, S::F), b: (S::F, S::F)) -> (S::F, S::F) {
+pub(crate) fn pair_sum<S: Simd>(s: S, a: (S::F, S::F), b: (S::F, S::F)) -> (S::F, S::F) {
     let (ci, cf) = split(s, s.add(a.1, b.1));
     (s.add(s.add(a.0, b.0), ci), cf)
 }
@@ -358,20 +383,28 @@ fn bcc_hash_periodic<S: Simd>(s: S, field: &Field<S>, cells: &[S::U; 3], o: [S::
     finish(s, h)
 }
 
-/// 3D on the axis-aligned body-centred cubic lattice.
+/// The tetrahedron of the axis-aligned body-centred cubic lattice that holds
+/// a point given as exact (cell, fraction) pairs per axis: its uvw base cell,
+/// the offsets of its four corners, and the steps to corners 1 and 2.
+pub(crate) struct BccTetra<S: Simd> {
+    pub(crate) cells: [S::U; 3],
+    pub(crate) d: [[S::F; 3]; 4],
+    pub(crate) o1: [S::M; 3],
+    pub(crate) o2: [S::M; 3],
+}
+
+/// Locates a point on the BCC lattice.
 ///
 /// `uvw = (y + z, x + z, x + y)` maps the lattice to the integers; the point's
 /// tetrahedron is found by ranking the fractional parts of `uvw`, and offsets
 /// map back with the inverse `½[[-1,1,1],[1,-1,1],[1,1,-1]]`.
 #[inline(always)]
-pub(crate) fn simplex3<S: Simd, const VALUE: bool, const PERIODIC: bool>(
+pub(crate) fn bcc_tetra<S: Simd>(
     s: S,
-    field: &Field<S>,
-    p: [S::F; 3],
-) -> Acc<S, 3> {
-    let px = split_axis::<S, PERIODIC>(s, field, p[0], 0);
-    let py = split_axis::<S, PERIODIC>(s, field, p[1], 1);
-    let pz = split_axis::<S, PERIODIC>(s, field, p[2], 2);
+    px: (S::F, S::F),
+    py: (S::F, S::F),
+    pz: (S::F, S::F),
+) -> BccTetra<S> {
     // uvw = (y + z, x + z, x + y), summed as exact (cell, fraction) pairs.
     let (ui, fu) = pair_sum(s, py, pz);
     let (vi, fv) = pair_sum(s, px, pz);
@@ -402,47 +435,69 @@ pub(crate) fn simplex3<S: Simd, const VALUE: bool, const PERIODIC: bool>(
         d1[a] = s.add(d3[a], s.keep(o1[a], one));
         d2[a] = s.add(s.sub(d0[a], one), s.keep(o2[a], one));
     }
+    BccTetra {
+        cells: [s.cell(ui), s.cell(vi), s.cell(wi)],
+        d: [d0, d1, d2, d3],
+        o1,
+        o2,
+    }
+}
 
-    let cells = [s.cell(ui), s.cell(vi), s.cell(wi)];
+/// The finished hashes of the four corners of a tetrahedron, without a
+/// period.
+#[inline(always)]
+pub(crate) fn bcc_hashes<S: Simd>(s: S, key: S::U, t: &BccTetra<S>) -> [S::U; 4] {
+    // Prime each cell coordinate once; a corner adds the prime where it
+    // steps (cheaper than multiplying per corner).
+    let mut base = [s.u_splat(0); 3];
+    let mut prime = [s.u_splat(0); 3];
+    for a in 0..3 {
+        prime[a] = s.u_splat(PRIMES[a]);
+        base[a] = s.u_mul(t.cells[a], prime[a]);
+    }
+    let h0 = s.u_xor(key, s.u_xor(s.u_xor(base[0], base[1]), base[2]));
+    let h1 = bcc_step_hash(s, key, &base, &prime, &t.o1);
+    let h2 = bcc_step_hash(s, key, &base, &prime, &t.o2);
+    let mut h3 = key;
+    for a in 0..3 {
+        h3 = s.u_xor(h3, s.u_add(base[a], prime[a]));
+    }
+    [finish(s, h0), h1, h2, finish(s, h3)]
+}
+
+/// 3D on the axis-aligned body-centred cubic lattice ([`bcc_tetra`]).
+#[inline(always)]
+pub(crate) fn simplex3<S: Simd, const VALUE: bool, const PERIODIC: bool>(
+    s: S,
+    field: &Field<S>,
+    p: [S::F; 3],
+) -> Acc<S, 3> {
+    let px = split_axis::<S, PERIODIC>(s, field, p[0], 0);
+    let py = split_axis::<S, PERIODIC>(s, field, p[1], 1);
+    let pz = split_axis::<S, PERIODIC>(s, field, p[2], 2);
+    let tet = bcc_tetra(s, px, py, pz);
     let mut acc = zero_acc::<S, 3>(s);
-    if PERIODIC {
+    let h = if PERIODIC {
         // Wrapping needs the lattice coordinates themselves.
         let ones = s.u_splat(1);
         let zu = s.u_splat(0);
         let mut o1u = [zu; 3];
         let mut o2u = [zu; 3];
         for a in 0..3 {
-            o1u[a] = s.u_and(s.m_to_u(o1[a]), ones);
-            o2u[a] = s.u_and(s.m_to_u(o2[a]), ones);
+            o1u[a] = s.u_and(s.m_to_u(tet.o1[a]), ones);
+            o2u[a] = s.u_and(s.m_to_u(tet.o2[a]), ones);
         }
-        let h0 = bcc_hash_periodic(s, field, &cells, [zu, zu, zu]);
-        surflet::<S, 3, VALUE>(s, h0, d0, 0.5, &mut acc);
-        let h1 = bcc_hash_periodic(s, field, &cells, o1u);
-        surflet::<S, 3, VALUE>(s, h1, d1, 0.5, &mut acc);
-        let h2 = bcc_hash_periodic(s, field, &cells, o2u);
-        surflet::<S, 3, VALUE>(s, h2, d2, 0.5, &mut acc);
-        let h3 = bcc_hash_periodic(s, field, &cells, [ones, ones, ones]);
-        surflet::<S, 3, VALUE>(s, h3, d3, 0.5, &mut acc);
+        [
+            bcc_hash_periodic(s, field, &tet.cells, [zu, zu, zu]),
+            bcc_hash_periodic(s, field, &tet.cells, o1u),
+            bcc_hash_periodic(s, field, &tet.cells, o2u),
+            bcc_hash_periodic(s, field, &tet.cells, [ones, ones, ones]),
+        ]
     } else {
-        // Prime each cell coordinate once; a corner adds the prime where it
-        // steps (cheaper than multiplying per corner).
-        let mut base = [s.u_splat(0); 3];
-        let mut prime = [s.u_splat(0); 3];
-        for a in 0..3 {
-            prime[a] = s.u_splat(PRIMES[a]);
-            base[a] = s.u_mul(cells[a], prime[a]);
-        }
-        let h0 = s.u_xor(field.key, s.u_xor(s.u_xor(base[0], base[1]), base[2]));
-        surflet::<S, 3, VALUE>(s, finish(s, h0), d0, 0.5, &mut acc);
-        let h1 = bcc_step_hash(s, field.key, &base, &prime, &o1);
-        surflet::<S, 3, VALUE>(s, h1, d1, 0.5, &mut acc);
-        let h2 = bcc_step_hash(s, field.key, &base, &prime, &o2);
-        surflet::<S, 3, VALUE>(s, h2, d2, 0.5, &mut acc);
-        let mut h3 = field.key;
-        for a in 0..3 {
-            h3 = s.u_xor(h3, s.u_add(base[a], prime[a]));
-        }
-        surflet::<S, 3, VALUE>(s, finish(s, h3), d3, 0.5, &mut acc);
+        bcc_hashes(s, field.key, &tet)
+    };
+    for k in 0..4 {
+        surflet::<S, 3, VALUE>(s, h[k], tet.d[k], 0.5, &mut acc);
     }
     finish_sum::<S, 3, VALUE>(s, acc, &p, [1.0; 3])
 }
@@ -477,8 +532,8 @@ fn wrap_bcc<S: Simd>(s: S, field: &Field<S>, n: [S::U; 3]) -> [S::U; 3] {
     ]
 }
 
-const F4: f64 = 0.309_016_994_374_947_45; // (√5 − 1) / 4
-const G4: f64 = 0.138_196_601_125_010_5; // (5 − √5) / 20
+pub(crate) const F4: f64 = 0.309_016_994_374_947_45; // (√5 − 1) / 4
+pub(crate) const G4: f64 = 0.138_196_601_125_010_5; // (5 − √5) / 20
 
 /// One corner of the 4D simplex: steps `o` (all-ones integer masks) from the
 /// base cell, `k` unit steps in all.
@@ -504,13 +559,18 @@ fn corner4<S: Simd>(
     (finish(s, h), d)
 }
 
-/// 4D on the classic skewed lattice with rank ordering.
+/// The skewed hypercube cell of a 4D point: its primed base cell, the
+/// offset from the base corner, and the rank of each axis's fraction
+/// (0 smallest .. 3 largest).
+pub(crate) struct Simp4<S: Simd> {
+    pub(crate) base: [S::U; 4],
+    pub(crate) d0: [S::F; 4],
+    pub(crate) rank: [S::U; 4],
+}
+
+/// Locates `p` on the classic skewed 4D lattice.
 #[inline(always)]
-pub(crate) fn simplex4<S: Simd, const VALUE: bool>(
-    s: S,
-    field: &Field<S>,
-    p: [S::F; 4],
-) -> Acc<S, 4> {
+pub(crate) fn simplex4_lattice<S: Simd>(s: S, p: [S::F; 4]) -> Simp4<S> {
     let mut int = [s.zero(); 4];
     let mut fr = [s.zero(); 4];
     for a in 0..4 {
@@ -551,24 +611,49 @@ pub(crate) fn simplex4<S: Simd, const VALUE: bool>(
     for a in 0..4 {
         base[a] = s.u_mul(s.cell(fl[a]), s.u_splat(PRIMES[a]));
     }
-    let mut acc = zero_acc::<S, 4>(s);
+    Simp4 { base, d0, rank }
+}
+
+/// The five corners of the simplex that holds the point: finished hashes
+/// and offsets.
+#[inline(always)]
+pub(crate) fn simplex4_corners<S: Simd>(
+    s: S,
+    field: &Field<S>,
+    lat: &Simp4<S>,
+) -> [(S::U, [S::F; 4]); 5] {
+    let zu = s.u_splat(0);
     let mut h0 = field.key;
-    for b in base {
+    for b in lat.base {
         h0 = s.u_xor(h0, b);
     }
-    surflet::<S, 4, VALUE>(s, finish(s, h0), d0, 0.5, &mut acc);
+    let mut out = [(zu, lat.d0); 5];
+    out[0].0 = finish(s, h0);
     // Corner k (1..=3) steps along the axes of rank >= 4 − k.
     for k in 1..=3u32 {
         let mut o = [zu; 4];
         for a in 0..4 {
-            o[a] = s.u_gt_signed(rank[a], s.u_splat(3 - k));
+            o[a] = s.u_gt_signed(lat.rank[a], s.u_splat(3 - k));
         }
-        let (h, d) = corner4(s, field, &base, &d0, o, k as f64);
-        surflet::<S, 4, VALUE>(s, h, d, 0.5, &mut acc);
+        out[k as usize] = corner4(s, field, &lat.base, &lat.d0, o, k as f64);
     }
     let all = s.u_splat(u32::MAX);
-    let (h, d) = corner4(s, field, &base, &d0, [all; 4], 4.0);
-    surflet::<S, 4, VALUE>(s, h, d, 0.5, &mut acc);
+    out[4] = corner4(s, field, &lat.base, &lat.d0, [all; 4], 4.0);
+    out
+}
+
+/// 4D on the classic skewed lattice with rank ordering.
+#[inline(always)]
+pub(crate) fn simplex4<S: Simd, const VALUE: bool>(
+    s: S,
+    field: &Field<S>,
+    p: [S::F; 4],
+) -> Acc<S, 4> {
+    let lat = simplex4_lattice(s, p);
+    let mut acc = zero_acc::<S, 4>(s);
+    for (h, d) in simplex4_corners(s, field, &lat) {
+        surflet::<S, 4, VALUE>(s, h, d, 0.5, &mut acc);
+    }
     finish_sum::<S, 4, VALUE>(s, acc, &p, [1.0; 4])
 }
 
