@@ -11,6 +11,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub(crate) mod hypercube;
+pub(crate) mod nd;
 pub(crate) mod select;
 pub(crate) mod simplex;
 
