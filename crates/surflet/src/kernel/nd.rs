@@ -132,18 +132,19 @@ fn grad_edges<S: Simd, const D: usize>(s: S, h: S::U) -> [S::F; D] {
 /// The simplex gradient set: the `2^D` corner directions `(±1, …, ±1)` and
 /// the `D·2^(D−1)` edge directions (one component zero), a group chosen
 /// `(D+1)`-way from the top hash bits (outcome `D`: no zero), so each of the
-/// D + 1 groups has probability 1/(D+1). In 1D only ±1. The corner directions
+/// D + 1 groups has probability 1/(D+1). The corner directions
 /// include every long diagonal of the skewed lattice; the edge directions
 /// vary the look. Unnormalised: the lengths are absorbed into the exact
-/// scale, as with Perlin's set.
+/// scale, as with Perlin's set. In 1D the family's uniform slope in (−1, 1)
+/// ([`grad1`](super::grad1)): ±1 alone would leave four shapes per cell, and
+/// two seeds would agree on a quarter of all cells.
 #[inline(always)]
 fn grad_simplex<S: Simd, const D: usize>(s: S, h: S::U) -> [S::F; D] {
+    if D == 1 {
+        return super::resize(&super::grad1(s, h), s.zero());
+    }
     let one = s.c(1.0);
     let mut g = [s.zero(); D];
-    if D == 1 {
-        g[0] = s.flip(s.u_any_bit(h, 1), one);
-        return g;
-    }
     let zero_axis = n_way(s, h, D as u32 + 1);
     for a in 0..D {
         let v = s.keep_not(s.u_is(zero_axis, a as u32), one);
