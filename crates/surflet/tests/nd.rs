@@ -470,3 +470,51 @@ fn batch_errors_are_reported() {
     let mut out9 = vec![0.0; 9];
     assert!(n.fill([&c; 5], &mut out9).is_err());
 }
+
+// ----- measurement for docs/RANGES.md -----
+
+/// The largest |value| found: random points, then gradient ascent on |v|
+/// from the best 16. Prints; run with `--ignored --nocapture`.
+fn measure<const D: usize>(kind: NdKind) {
+    let mut rng = SmallRng::seed_from_u64(10);
+    let noise = NoiseNd::<D>::new(kind, 2024);
+    let n = 400_000 >> D.min(6);
+    let mut best: Vec<(f64, [f64; D])> = (0..n)
+        .map(|_| {
+            let p = point::<D>(&mut rng, 1000.0);
+            (noise.get(p).abs(), p)
+        })
+        .collect();
+    best.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut max = 0.0f64;
+    for &(_, mut p) in best.iter().take(16) {
+        let mut step = 0.01;
+        let mut v = noise.get(p).abs();
+        while step > 1e-10 {
+            let s = noise.sample(p);
+            let norm = s.gradient.iter().map(|g| g * g).sum::<f64>().sqrt();
+            if norm == 0.0 {
+                break;
+            }
+            let q: [f64; D] =
+                core::array::from_fn(|a| p[a] + step * s.value.signum() * s.gradient[a] / norm);
+            let w = noise.get(q).abs();
+            if w > v {
+                (v, p) = (w, q);
+            } else {
+                step *= 0.5;
+            }
+        }
+        max = max.max(v);
+    }
+    eprintln!("MEASURED {kind} {D}D {max:.6} ({n} points + ascent)");
+    assert!(max <= 1.0);
+}
+
+#[test]
+#[ignore = "measurement for docs/RANGES.md, slow"]
+fn measure_ranges() {
+    for kind in NdKind::ALL {
+        every_d!(measure, kind);
+    }
+}
