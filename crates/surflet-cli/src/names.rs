@@ -141,6 +141,8 @@ impl NoiseName {
             | NoiseName::OpenSimplex2Java
             | NoiseName::OpenSimplex2SJava => 2..=4,
             NoiseName::Srdnoise23 => 2..=3,
+            // 5D-8D through the library's N-D noise (`surflet::nd`).
+            NoiseName::Value | NoiseName::Perlin | NoiseName::Simplex => 1..=8,
             _ => 1..=4,
         }
     }
@@ -288,7 +290,8 @@ pub fn help_table() -> String {
     }
     s.push_str(
         "\n  The surflet family: seeded, seam-free, analytic gradients\n  \
-         (--seed, --period, --f32 and --gradient apply):\n",
+         (--seed, --period, --f32 and --gradient apply; in 5D-8D, see N-D NOISE,\n  \
+         no --period):\n",
     );
     for n in NoiseName::ALL.into_iter().filter(|n| n.family().is_some()) {
         row(&mut s, n);

@@ -369,9 +369,7 @@ impl<F: Float, const D: usize> Source<F, D> for NoiseNd<D> {
             match self.kind {
                 NdKind::Value => points::<S, D, { k::VALUE }>(s, self.key, grad, coords, outs),
                 NdKind::Perlin => points::<S, D, { k::PERLIN }>(s, self.key, grad, coords, outs),
-                NdKind::Simplex => {
-                    points::<S, D, { k::SIMPLEX }>(s, self.key, grad, coords, outs)
-                }
+                NdKind::Simplex => points::<S, D, { k::SIMPLEX }>(s, self.key, grad, coords, outs),
             }
         }
         // The bounds are only used by grid calls.

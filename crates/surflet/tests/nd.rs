@@ -138,7 +138,10 @@ fn range<const D: usize>(kind: NdKind) {
         let p = point::<D>(&mut rng, 50.0);
         let v = noise.get(p);
         let w = noise.get(p.map(|x| x as f32));
-        assert!(v.abs() <= 1.0 && w.abs() <= 1.0, "{kind} {D}D: {v} at {p:?}");
+        assert!(
+            v.abs() <= 1.0 && w.abs() <= 1.0,
+            "{kind} {D}D: {v} at {p:?}"
+        );
         if kind == NdKind::Value {
             assert!(v.abs() < 1.0);
         }
@@ -411,7 +414,9 @@ fn precision<const D: usize>(kind: NdKind, worst: &mut (f64, f64)) {
         let b = noise.sample(p32.map(f64::from));
         worst.0 = worst.0.max((f64::from(a.value) - b.value).abs());
         for k in 0..D {
-            worst.1 = worst.1.max((f64::from(a.gradient[k]) - b.gradient[k]).abs());
+            worst.1 = worst
+                .1
+                .max((f64::from(a.gradient[k]) - b.gradient[k]).abs());
         }
     }
 }
@@ -423,7 +428,8 @@ fn f32_agrees_with_f64() {
         every_d!(precision, kind, &mut worst);
     }
     eprintln!("f32 vs f64: value {:e}, gradient {:e}", worst.0, worst.1);
-    assert!(worst.0 < 1e-5 && worst.1 < 1e-4, "{worst:?}");
+    // Measured 9.9e-7 and 3.3e-6 (docs/RANGES.md); the family's bounds.
+    assert!(worst.0 < 2e-6 && worst.1 < 6e-6, "{worst:?}");
 }
 
 fn bad_input<const D: usize>(kind: NdKind) {
@@ -442,7 +448,10 @@ fn bad_input<const D: usize>(kind: NdKind) {
     for huge in [1e10, -3e19, 1e300, f64::MAX, -f64::MAX] {
         let p: [f64; D] = core::array::from_fn(|a| if a == 0 { huge } else { 0.5 + a as f64 });
         let s = noise.sample(p);
-        assert!(s.value.is_finite() && s.value.abs() <= 1.0, "{kind} {D}D at {huge}");
+        assert!(
+            s.value.is_finite() && s.value.abs() <= 1.0,
+            "{kind} {D}D at {huge}"
+        );
         assert!(s.gradient.iter().all(|g| g.is_finite()));
         let q: [f32; D] = p.map(|x| x as f32);
         assert!(noise.get(q).is_finite() || q[0].is_infinite());
