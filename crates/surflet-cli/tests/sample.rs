@@ -594,7 +594,7 @@ fn check_nd<const D: usize>(kind: surflet::nd::NdKind) {
     let seed_arg = seed.to_string();
     for f32 in [false, true] {
         for gradient in [false, true] {
-            let mut args = vec!["sample", kind.name(), "--seed", &seed_arg];
+            let mut args = vec![kind.name(), "--seed", &seed_arg];
             if f32 {
                 args.push("--f32");
             }
