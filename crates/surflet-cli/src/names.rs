@@ -449,7 +449,11 @@ mod tests {
         assert_eq!(NoiseName::Pnoise1234.dims_for_columns(5), None);
         assert_eq!(NoiseName::Srdnoise23.dims_for_columns(3), Some(2));
         assert_eq!(NoiseName::Srdnoise23.dims_for_columns(2), None);
-        assert_eq!(NoiseName::Value.dims_for_columns(5), None);
+        // value, perlin and simplex go to 8D (N-D noise); simplex-value not.
+        assert_eq!(NoiseName::Value.dims_for_columns(5), Some(5));
+        assert_eq!(NoiseName::Simplex.dims_for_columns(8), Some(8));
+        assert_eq!(NoiseName::Perlin.dims_for_columns(9), None);
+        assert_eq!(NoiseName::SimplexValue.dims_for_columns(5), None);
         assert_eq!(NoiseName::OpenSimplex2Java.dims_for_columns(4), Some(4));
         assert_eq!(NoiseName::OpenSimplex2SJava.dims_for_columns(1), None);
     }
