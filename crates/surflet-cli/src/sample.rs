@@ -38,6 +38,10 @@ INPUT
     srdnoise23   D coordinates, then the rotation angle t (D = columns - 1)
   With --period, D is the number of periods.
 
+  Numbers are decimal (1, -2.5, .5, 1e-9, inf, NaN). f32 noises (the C ports,
+  and the family with --f32) parse them directly as f32, correctly rounded;
+  the others as f64. pnoise1234 periods are non-zero integers in i32 range.
+
 N-D NOISE
   value, perlin and simplex also take 5 to 8 columns: D = 5 to 8, computed
   by the library's N-D noise (surflet::nd::NoiseNd), with --seed, --f32 and
@@ -48,10 +52,6 @@ N-D NOISE
   the lattice's deep holes (1.8%, 18% and 41% of space in 6D, 7D and 8D).
   5-8 columns take no --period (periods fix D at 1 to 4) and no noise stack
   options (stacks are 1D-4D); simplex-value is 1D-4D.
-
-  Numbers are decimal (1, -2.5, .5, 1e-9, inf, NaN). f32 noises (the C ports,
-  and the family with --f32) parse them directly as f32, correctly rounded;
-  the others as f64. pnoise1234 periods are non-zero integers in i32 range.
 
 OUTPUT
   One line per point: the value, then with --gradient the partial
