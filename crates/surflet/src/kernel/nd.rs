@@ -548,4 +548,57 @@ mod tests {
             assert!((climb(&perlin_sum, x) - sup).abs() < 1e-12);
         }
     }
+
+    /// Chi-square of the N-D gradient sets over a million corner hashes:
+    /// every member turns up, each group with its intended probability
+    /// (edges: 1/D per zero axis, uniform signs; simplex: 1/(D+1) per group).
+    fn chi_square<const D: usize>(simplex: bool) {
+        use crate::simd::scalar::Scalar;
+        use std::collections::HashMap;
+        let s = Scalar::<f64>::new();
+        let n = 1_000_000u32;
+        let mut counts: HashMap<[i8; D], u32> = HashMap::new();
+        for i in 0..n {
+            let h = finish(s, i.wrapping_mul(0x9E37_79B9) ^ 0x1234_5678);
+            let g = if simplex {
+                grad_simplex::<Scalar<f64>, D>(s, h)
+            } else {
+                grad_edges::<Scalar<f64>, D>(s, h)
+            };
+            *counts.entry(g.map(|v| v as i8)).or_insert(0) += 1;
+        }
+        let edges = D << (D - 1);
+        let corners = 1usize << D;
+        let size = if simplex { edges + corners } else { edges };
+        assert_eq!(counts.len(), size, "{D}D simplex={simplex}");
+        let mut chi = 0.0;
+        for (g, &o) in &counts {
+            let zeros = g.iter().filter(|&&v| v == 0).count();
+            assert!(zeros <= 1 && g.iter().all(|v| v.abs() <= 1));
+            let p = match (simplex, zeros) {
+                (false, _) => 1.0 / edges as f64,
+                (true, 1) => 1.0 / (D + 1) as f64 / (1usize << (D - 1)) as f64,
+                (true, _) => 1.0 / (D + 1) as f64 / corners as f64,
+            };
+            let e = p * f64::from(n);
+            chi += (f64::from(o) - e).powi(2) / e;
+        }
+        let df = (size - 1) as f64;
+        assert!(
+            chi < df + 6.0 * (2.0 * df).sqrt(),
+            "{D}D simplex={simplex}: {chi}"
+        );
+    }
+
+    #[test]
+    fn gradient_sets_are_uniform() {
+        chi_square::<5>(false);
+        chi_square::<6>(false);
+        chi_square::<7>(false);
+        chi_square::<8>(false);
+        chi_square::<2>(true);
+        chi_square::<3>(true);
+        chi_square::<5>(true);
+        chi_square::<8>(true);
+    }
 }
