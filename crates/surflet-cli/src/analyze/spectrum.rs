@@ -239,8 +239,8 @@ pub fn analyse(p: &[f64], n: usize, sx: f64, sy: f64) -> Analysis {
     // Each bin's power relative to the radial mean at its radius, so that
     // the spectrum's fall with frequency weighs every sector the same.
     let width = std::f64::consts::PI / SECTORS as f64;
-    let mut s_sum = vec![0.0; SECTORS];
-    let mut s_sq = vec![0.0; SECTORS];
+    let mut s_sum = [0.0; SECTORS];
+    let mut s_sq = [0.0; SECTORS];
     let mut s_count = vec![0u64; SECTORS];
     for &(r, theta, b, q) in &points {
         if r < lo || r > hi || radial[b] <= 0.0 {
