@@ -163,6 +163,9 @@ fn command() -> clap::Command {
             c.after_help(sample::short_help())
                 .after_long_help(sample::long_help())
         })
+        // analyze writes measurements, not a look; the flag is refused
+        // there, so its help should not offer it.
+        .mut_subcommand("analyze", |c| c.mut_arg("save_config", |a| a.hide(true)))
         .after_long_help(format!("{}\n{EXIT_HELP}", help::topic_list()))
 }
 
