@@ -125,6 +125,21 @@ impl StackField {
     }
 }
 
+impl StackField {
+    /// Point-array evaluation in `f64`: the value at `(coords[0][i],
+    /// coords[1][i], ...)` to `out[i]`; only the first `D` lists are read.
+    pub fn fill_points(&self, coords: [&[f64]; 4], out: &mut [f64]) -> Result<(), Error> {
+        fn go<const D: usize>(
+            e: &Evaluator<D>,
+            coords: [&[f64]; 4],
+            out: &mut [f64],
+        ) -> Result<(), Error> {
+            e.fill(std::array::from_fn(|a| coords[a]), out)
+        }
+        each_dim!(self, e => go(e, coords, out))
+    }
+}
+
 /// Curl noise of a stack's fractal, in 2D or 3D.
 #[derive(Clone, Debug)]
 pub enum CurlField {
