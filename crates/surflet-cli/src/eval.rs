@@ -6,6 +6,7 @@
 //! periods are `i32`, which `f64` holds exactly, so each noise narrows them
 //! back without rounding.
 
+use surflet::nd::{NdKind, NoiseNd};
 use surflet::reference::{
     classic2005, noise1234, opensimplex2, opensimplex2s, perlin2002, sdnoise1234, simplex2005,
     simplex2012, simplexnoise1234, srdnoise23,
@@ -15,6 +16,9 @@ use surflet::{Noise, NoiseKind};
 use crate::names::{NoiseName, Precision, Variant};
 use crate::stack_field::{CurlField, StackField};
 
+/// The most dimensions of any noise (value, Perlin and simplex noise in 8D).
+pub const MAX_DIMS: usize = 8;
+
 /// One evaluation: the value and, where the noise has them, the partial
 /// derivatives (only the first `D` entries are meaningful).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -23,19 +27,19 @@ pub struct Eval {
     pub value: f64,
     /// `∂value/∂x, ∂value/∂y, ...`; zero for noises without derivatives.
     /// For curl noise, the vector's components (and `value` is unused).
-    pub gradient: [f64; 4],
+    pub gradient: [f64; MAX_DIMS],
 }
 
 impl Eval {
     fn value(value: f64) -> Eval {
         Eval {
             value,
-            gradient: [0.0; 4],
+            gradient: [0.0; MAX_DIMS],
         }
     }
 
     fn f32_grad<const D: usize>((value, gradient): (f32, [f32; D])) -> Eval {
-        let mut g = [0.0; 4];
+        let mut g = [0.0; MAX_DIMS];
         for (o, v) in g.iter_mut().zip(gradient) {
             *o = f64::from(v);
         }
@@ -53,7 +57,8 @@ pub type ReferenceFn = fn(&[f64]) -> Eval;
 /// line's coordinates.
 pub type SeededFn = fn(i64, &[f64]) -> f32;
 
-/// A surflet family noise in one of its four dimensions.
+/// A surflet family noise in one of its four dimensions, or value, Perlin or
+/// simplex noise in 5D to 8D (`surflet::nd`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FamilyNoise {
     /// 1D.
@@ -64,6 +69,14 @@ pub enum FamilyNoise {
     D3(Noise<3>),
     /// 4D.
     D4(Noise<4>),
+    /// 5D, N-D noise.
+    D5(NoiseNd<5>),
+    /// 6D, N-D noise.
+    D6(NoiseNd<6>),
+    /// 7D, N-D noise.
+    D7(NoiseNd<7>),
+    /// 8D, N-D noise.
+    D8(NoiseNd<8>),
 }
 
 /// Options of a family noise.
@@ -104,33 +117,63 @@ impl FamilyNoise {
             2 => FamilyNoise::D2(build(kind, options)?),
             3 => FamilyNoise::D3(build(kind, options)?),
             4 => FamilyNoise::D4(build(kind, options)?),
-            _ => return Err(format!("{kind} noise has 1 to 4 dimensions, not {dims}")),
+            5..=8 => {
+                let nd = match kind {
+                    NoiseKind::Value => NdKind::Value,
+                    NoiseKind::Perlin => NdKind::Perlin,
+                    NoiseKind::Simplex => NdKind::Simplex,
+                    NoiseKind::SimplexValue => {
+                        return Err(format!("{kind} noise has 1 to 4 dimensions, not {dims}"));
+                    }
+                };
+                if let Some(p) = &options.period {
+                    return Err(format!(
+                        "--period has {} values but the noise is {dims}D; {kind} noise tiles \
+                         in 1D-4D only",
+                        p.len()
+                    ));
+                }
+                let seed = options.seed;
+                match dims {
+                    5 => FamilyNoise::D5(NoiseNd::new(nd, seed)),
+                    6 => FamilyNoise::D6(NoiseNd::new(nd, seed)),
+                    7 => FamilyNoise::D7(NoiseNd::new(nd, seed)),
+                    _ => FamilyNoise::D8(NoiseNd::new(nd, seed)),
+                }
+            }
+            _ => return Err(format!("{kind} noise has 1 to 8 dimensions, not {dims}")),
         })
     }
 
     fn eval(&self, x: &[f64], f32: bool) -> Eval {
-        fn go<const D: usize>(n: &Noise<D>, x: &[f64], f32: bool) -> Eval {
-            let p: [f64; D] = std::array::from_fn(|i| x[i]);
-            let mut g = [0.0; 4];
-            let value = if f32 {
-                // Exact: `x` came from parsing as f32.
-                let s = n.sample(p.map(|v| v as f32));
-                for (o, v) in g.iter_mut().zip(s.gradient) {
-                    *o = f64::from(v);
-                }
-                f64::from(s.value)
-            } else {
-                let s = n.sample(p);
-                g[..D].copy_from_slice(&s.gradient);
-                s.value
-            };
-            Eval { value, gradient: g }
+        macro_rules! go {
+            ($n:expr, $d:literal) => {{
+                let p: [f64; $d] = std::array::from_fn(|i| x[i]);
+                let mut g = [0.0; MAX_DIMS];
+                let value = if f32 {
+                    // Exact: `x` came from parsing as f32.
+                    let s = $n.sample(p.map(|v| v as f32));
+                    for (o, v) in g.iter_mut().zip(s.gradient) {
+                        *o = f64::from(v);
+                    }
+                    f64::from(s.value)
+                } else {
+                    let s = $n.sample(p);
+                    g[..$d].copy_from_slice(&s.gradient);
+                    s.value
+                };
+                Eval { value, gradient: g }
+            }};
         }
         match self {
-            FamilyNoise::D1(n) => go(n, x, f32),
-            FamilyNoise::D2(n) => go(n, x, f32),
-            FamilyNoise::D3(n) => go(n, x, f32),
-            FamilyNoise::D4(n) => go(n, x, f32),
+            FamilyNoise::D1(n) => go!(n, 1),
+            FamilyNoise::D2(n) => go!(n, 2),
+            FamilyNoise::D3(n) => go!(n, 3),
+            FamilyNoise::D4(n) => go!(n, 4),
+            FamilyNoise::D5(n) => go!(n, 5),
+            FamilyNoise::D6(n) => go!(n, 6),
+            FamilyNoise::D7(n) => go!(n, 7),
+            FamilyNoise::D8(n) => go!(n, 8),
         }
     }
 }

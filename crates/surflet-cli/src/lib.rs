@@ -5,6 +5,7 @@
 //! subcommand lives in its own module with a clap `Args` struct and a `run`
 //! function returning [`CliError`]; [`main`] maps errors to exit codes.
 
+mod analyze;
 mod bench;
 mod eval;
 mod gallery;
@@ -75,6 +76,10 @@ enum Command {
     /// (Msamples/s).
     #[command(long_about = bench::LONG_ABOUT)]
     Bench(bench::BenchArgs),
+    /// Measure a noise or stack on a 2D slice: statistics, histogram,
+    /// power spectrum and anisotropy, into a directory.
+    #[command(long_about = analyze::LONG_ABOUT, after_long_help = analyze::DETAILS)]
+    Analyze(analyze::AnalyzeArgs),
     /// Explain a topic shared by the subcommands (coordinates, stacks,
     /// config), or a subcommand.
     Help(help::HelpArgs),
@@ -112,6 +117,7 @@ pub fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Gallery(args) => gallery::run(args),
         Command::Bench(args) => bench::run(args, io::stdout().lock()),
+        Command::Analyze(args) => analyze::run(args),
         Command::Help(args) => run_help(args),
     };
     let (code, message, hint) = match result {
@@ -141,6 +147,7 @@ pub fn main() -> ExitCode {
                 Command::Render(_) => "surflet render",
                 Command::Gallery(_) => "surflet gallery",
                 Command::Bench(_) => "surflet bench",
+                Command::Analyze(_) => "surflet analyze",
                 Command::Help(_) => "surflet help",
             }
         );
@@ -156,6 +163,9 @@ fn command() -> clap::Command {
             c.after_help(sample::short_help())
                 .after_long_help(sample::long_help())
         })
+        // analyze writes measurements, not a look; the flag is refused
+        // there, so its help should not offer it.
+        .mut_subcommand("analyze", |c| c.mut_arg("save_config", |a| a.hide(true)))
         .after_long_help(format!("{}\n{EXIT_HELP}", help::topic_list()))
 }
 
@@ -175,7 +185,7 @@ fn run_help(args: &help::HelpArgs) -> Result<(), CliError> {
                 _ => {
                     return Err(CliError::Usage(format!(
                         "no help topic {topic:?}: the topics are {}, and the subcommands \
-                         sample, render, gallery and bench",
+                         sample, render, gallery, bench and analyze",
                         help::TOPICS.map(|t| t.0).join(", ")
                     )));
                 }

@@ -153,6 +153,8 @@ impl NoiseName {
             | NoiseName::OpenSimplex2Java
             | NoiseName::OpenSimplex2SJava => 2..=4,
             NoiseName::Srdnoise23 => 2..=3,
+            // 5D-8D through the library's N-D noise (`surflet::nd`).
+            NoiseName::Value | NoiseName::Perlin | NoiseName::Simplex => 1..=8,
             _ => 1..=4,
         }
     }
@@ -305,7 +307,8 @@ pub fn help_table() -> String {
     }
     s.push_str(
         "\n  The surflet family: seeded, seam-free, analytic gradients\n  \
-         (--seed, --period, --f32 and --gradient apply):\n",
+         (--seed, --period, --f32 and --gradient apply; in 5D-8D, see N-D NOISE,\n  \
+         no --period):\n",
     );
     for n in NoiseName::ALL.into_iter().filter(|n| n.family().is_some()) {
         row(&mut s, n);
@@ -463,7 +466,11 @@ mod tests {
         assert_eq!(NoiseName::Pnoise1234.dims_for_columns(5), None);
         assert_eq!(NoiseName::Srdnoise23.dims_for_columns(3), Some(2));
         assert_eq!(NoiseName::Srdnoise23.dims_for_columns(2), None);
-        assert_eq!(NoiseName::Value.dims_for_columns(5), None);
+        // value, perlin and simplex go to 8D (N-D noise); simplex-value not.
+        assert_eq!(NoiseName::Value.dims_for_columns(5), Some(5));
+        assert_eq!(NoiseName::Simplex.dims_for_columns(8), Some(8));
+        assert_eq!(NoiseName::Perlin.dims_for_columns(9), None);
+        assert_eq!(NoiseName::SimplexValue.dims_for_columns(5), None);
         assert_eq!(NoiseName::OpenSimplex2Java.dims_for_columns(4), Some(4));
         assert_eq!(NoiseName::OpenSimplex2SJava.dims_for_columns(1), None);
     }

@@ -72,7 +72,7 @@ impl StackField {
     pub fn eval(&self, x: &[f64], f32: bool, gradient: bool) -> Eval {
         fn go<const D: usize>(e: &Evaluator<D>, x: &[f64], f32: bool, gradient: bool) -> Eval {
             let p: [f64; D] = std::array::from_fn(|a| x[a]);
-            let mut g = [0.0; 4];
+            let mut g = [0.0; crate::eval::MAX_DIMS];
             let value = match (f32, gradient) {
                 (false, false) => e.get(p),
                 (true, false) => f64::from(e.get(p.map(|v| v as f32))),
@@ -125,6 +125,21 @@ impl StackField {
     }
 }
 
+impl StackField {
+    /// Point-array evaluation in `f64`: the value at `(coords[0][i],
+    /// coords[1][i], ...)` to `out[i]`; only the first `D` lists are read.
+    pub fn fill_points(&self, coords: [&[f64]; 4], out: &mut [f64]) -> Result<(), Error> {
+        fn go<const D: usize>(
+            e: &Evaluator<D>,
+            coords: [&[f64]; 4],
+            out: &mut [f64],
+        ) -> Result<(), Error> {
+            e.fill(std::array::from_fn(|a| coords[a]), out)
+        }
+        each_dim!(self, e => go(e, coords, out))
+    }
+}
+
 /// Curl noise of a stack's fractal, in 2D or 3D.
 #[derive(Clone, Debug)]
 pub enum CurlField {
@@ -159,7 +174,7 @@ impl CurlField {
     pub fn eval(&self, x: &[f64], f32: bool) -> Eval {
         fn go<const D: usize>(c: &Curl<D>, x: &[f64], f32: bool) -> Eval {
             let p: [f64; D] = std::array::from_fn(|a| x[a]);
-            let mut g = [0.0; 4];
+            let mut g = [0.0; crate::eval::MAX_DIMS];
             if f32 {
                 for (o, v) in g.iter_mut().zip(c.get(p.map(|v| v as f32))) {
                     *o = f64::from(v);

@@ -230,7 +230,7 @@ fn short_flags(sub: &str) -> BTreeMap<char, String> {
 
 #[test]
 fn short_flags_mean_the_same_in_every_subcommand() {
-    let subs = ["sample", "render", "gallery", "bench"];
+    let subs = ["sample", "render", "gallery", "bench", "analyze"];
     let mut meaning: BTreeMap<char, (String, &str)> = BTreeMap::new();
     for sub in subs {
         for (short, long) in short_flags(sub) {
@@ -265,7 +265,7 @@ fn short_flags_mean_the_same_in_every_subcommand() {
 
 #[test]
 fn help_fits_a_screen_and_says_shared_things_once() {
-    for sub in ["sample", "render", "gallery", "bench"] {
+    for sub in ["sample", "render", "gallery", "bench", "analyze"] {
         let o = surflet().args([sub, "-h"]).output().unwrap();
         let short = String::from_utf8(o.stdout).unwrap();
         assert!(

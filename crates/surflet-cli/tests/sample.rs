@@ -568,6 +568,140 @@ fn family_matches_library() {
     }
 }
 
+// ---------------------------------------------------------------------------
+// value, perlin and simplex in 5D-8D: the library's N-D noise.
+
+/// `surflet sample KIND` on `dims`-column points against `NoiseNd<D>`, bit
+/// for bit, in f64 and with --f32, with and without --gradient.
+fn check_nd<const D: usize>(kind: surflet::nd::NdKind) {
+    use surflet::nd::NoiseNd;
+    let seed = 0xFEED_u64;
+    let noise = NoiseNd::<D>::new(kind, seed);
+    let points: Vec<[f64; D]> = (0..7)
+        .map(|i| core::array::from_fn(|a| (i * 7 + a * 3) as f64 * 0.37 - 5.0))
+        .chain([[0.0; D], [1e12; D]])
+        .collect();
+    let input: String = points
+        .iter()
+        .map(|p| {
+            p.iter()
+                .map(|v| format!("{v:?}"))
+                .collect::<Vec<_>>()
+                .join(",")
+                + "\n"
+        })
+        .collect();
+    let seed_arg = seed.to_string();
+    for f32 in [false, true] {
+        for gradient in [false, true] {
+            let mut args = vec![kind.name(), "--seed", &seed_arg];
+            if f32 {
+                args.push("--f32");
+            }
+            if gradient {
+                args.push("--gradient");
+            }
+            let want: Vec<Vec<f64>> = points
+                .iter()
+                .map(|p| {
+                    let (v, g): (f64, Vec<f64>) = if f32 {
+                        let s = noise.sample(p.map(|x| x as f32));
+                        (
+                            s.value.into(),
+                            s.gradient.iter().map(|&x| x.into()).collect(),
+                        )
+                    } else {
+                        let s = noise.sample(*p);
+                        (s.value, s.gradient.to_vec())
+                    };
+                    let mut row = vec![v];
+                    if gradient {
+                        row.extend(g);
+                    }
+                    row
+                })
+                .collect();
+            let out = sample_ok(&args, &input);
+            let got = parse_output(&out);
+            assert_rows_bits(&format!("{kind} {D}D f32={f32}"), &got, &want);
+            assert!(
+                got.iter()
+                    .all(|r| r.len() == if gradient { D + 1 } else { 1 })
+            );
+        }
+    }
+}
+
+#[test]
+fn value_perlin_simplex_take_5_to_8_columns() {
+    for kind in surflet::nd::NdKind::ALL {
+        check_nd::<5>(kind);
+        check_nd::<6>(kind);
+        check_nd::<7>(kind);
+        check_nd::<8>(kind);
+    }
+}
+
+#[test]
+fn one_to_four_columns_keep_the_family_noise() {
+    // N-D simplex noise differs from the family's in 1D-4D; sample must keep
+    // the family's (the interface is stable).
+    let out = sample_ok(&["simplex", "--seed", "3"], "0.3,0.7,0.1,0.9\n");
+    let want = Noise::<4>::new(NoiseKind::Simplex, 3).get([0.3, 0.7, 0.1, 0.9]);
+    assert_eq!(out, format!("{want:?}\n"));
+}
+
+#[test]
+fn n_d_errors() {
+    // A period fixes D at 1 to 4.
+    let (_, stderr) = fails(&["sample", "perlin", "--period", "4,4"], "1,2,3,4,5\n", 1);
+    assert!(
+        stderr.contains("line 1: expected 2 columns (one per --period value), found 5"),
+        "{stderr}"
+    );
+    let (_, stderr) = fails(&["sample", "perlin", "--period", "4,4,4,4,4"], "", 2);
+    assert!(stderr.contains("--period takes 1 to 4 values"), "{stderr}");
+    // Noise stacks are 1D-4D.
+    let (stdout, stderr) = fails(&["sample", "simplex", "--octaves", "3"], "1,2,3,4,5,6\n", 1);
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains(
+            "line 1: simplex takes 1, 2, 3 or 4 columns (1D to 4D), found 6; noise stacks are \
+             1D-4D, plain value, perlin and simplex take up to 8 columns"
+        ),
+        "{stderr}"
+    );
+    // A later line must keep the first line's count.
+    let (stdout, stderr) = fails(&["sample", "value"], "1,2,3,4,5\n1,2,3,4,5,6\n", 1);
+    assert_eq!(stdout.lines().count(), 1);
+    assert!(
+        stderr.contains("line 2: expected 5 columns (as on line 1), found 6"),
+        "{stderr}"
+    );
+    // Non-finite input gives NaN, as in 1D-4D.
+    let out = sample_ok(&["simplex", "--gradient"], "NaN,0,0,0,0,0\n");
+    assert_eq!(out, "NaN,NaN,NaN,NaN,NaN,NaN,NaN\n");
+}
+
+#[test]
+fn help_documents_n_d_noise() {
+    let out = surflet().args(["sample", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    for needle in [
+        "N-D NOISE",
+        "5 to 8 columns",
+        "value              1D-8D",
+        "perlin             1D-8D",
+        "simplex            1D-8D",
+        "simplex-value      1D-4D",
+    ] {
+        assert!(
+            help.contains(needle),
+            "{needle:?} missing from sample --help"
+        );
+    }
+}
+
 #[test]
 fn family_default_seed_is_zero() {
     let input = "0.3,0.7\n-1.25,8.5\n";
@@ -747,9 +881,15 @@ fn unsupported_dimension_is_an_error() {
         "{stderr}"
     );
 
-    let (_, stderr) = fails(&["sample", "value"], "1,2,3,4,5\n", 1);
+    let (_, stderr) = fails(&["sample", "simplex-value"], "1,2,3,4,5\n", 1);
     assert!(
-        stderr.contains("line 1: value takes 1, 2, 3 or 4 columns"),
+        stderr.contains("line 1: simplex-value takes 1, 2, 3 or 4 columns (1D to 4D)"),
+        "{stderr}"
+    );
+
+    let (_, stderr) = fails(&["sample", "value"], "1,2,3,4,5,6,7,8,9\n", 1);
+    assert!(
+        stderr.contains("line 1: value takes 1, 2, 3, 4, 5, 6, 7 or 8 columns (1D to 8D)"),
         "{stderr}"
     );
 }

@@ -18,6 +18,7 @@
 //!   tileable when the base noise is periodic;
 //! * [`warp`]: single-step and progressive domain warping;
 //! * [`curl`]: divergence-free curl noise in 2D and 3D;
+//! * [`nd`]: value, Perlin and simplex noise in 1 to 8 dimensions;
 //! * [`stack`]: declarative noise stacks (noise, seed, frequency, fractal,
 //!   warp) read from and written to TOML and JSON.
 //!
@@ -39,6 +40,7 @@ mod float;
 pub mod fractal;
 mod grid;
 mod kernel;
+pub mod nd;
 mod noise;
 mod program;
 pub mod reference;

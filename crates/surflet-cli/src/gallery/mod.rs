@@ -14,7 +14,7 @@ mod catlike;
 mod flow;
 mod gustavson;
 mod html;
-mod plot;
+pub(crate) mod plot;
 mod raouf;
 mod raster;
 

@@ -12,6 +12,7 @@
 
 pub(crate) mod hypercube;
 pub(crate) mod opensimplex;
+pub(crate) mod nd;
 pub(crate) mod select;
 pub(crate) mod simplex;
 
