@@ -122,7 +122,9 @@ impl FamilyNoise {
                     NoiseKind::Value => NdKind::Value,
                     NoiseKind::Perlin => NdKind::Perlin,
                     NoiseKind::Simplex => NdKind::Simplex,
-                    NoiseKind::SimplexValue => {
+                    NoiseKind::SimplexValue
+                    | NoiseKind::OpenSimplex2
+                    | NoiseKind::OpenSimplex2S => {
                         return Err(format!("{kind} noise has 1 to 4 dimensions, not {dims}"));
                     }
                 };

@@ -11,8 +11,8 @@
 #![allow(clippy::needless_range_loop)]
 
 pub(crate) mod hypercube;
-pub(crate) mod opensimplex;
 pub(crate) mod nd;
+pub(crate) mod opensimplex;
 pub(crate) mod select;
 pub(crate) mod simplex;
 
