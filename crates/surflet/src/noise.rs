@@ -6,11 +6,13 @@ use crate::float::Float;
 use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
 use crate::kernel::hypercube::{RowCache, hypercube_cached};
-use crate::kernel::select::{Kernel, PerlinK, SimplexK, SimplexValueK, ValueK};
+use crate::cellular::Cellular;
+use crate::kernel::cellular::CellLanes;
+use crate::kernel::select::{CellularK, Kernel, PerlinK, SimplexK, SimplexValueK, ValueK};
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};
 
-/// The four noises of the surflet family.
+/// The noises of the surflet family.
 ///
 /// | kind | lattice | corner quantity | range |
 /// |---|---|---|---|
@@ -18,6 +20,7 @@ use crate::simd::{Isa, Simd};
 /// | [`Perlin`](NoiseKind::Perlin) | hypercube, quintic blend | gradient ramp | [-1, 1] |
 /// | [`Simplex`](NoiseKind::Simplex) | simplex, radius² ½ | gradient ramp | [-1, 1] |
 /// | [`SimplexValue`](NoiseKind::SimplexValue) | simplex, radius² ½ | value in (-1, 1) | (-1, 1) |
+/// | [`Cellular`](NoiseKind::Cellular) | one feature point per cell | distances ([`Cellular`]) | [-1, 1] |
 ///
 /// Every range is exact: the bound is the supremum over all points and all
 /// gradient assignments, derived in `docs/RANGES.md` and measured by the test
@@ -41,15 +44,19 @@ pub enum NoiseKind {
     Simplex,
     /// Simplex value noise: value surflets summed over the simplex corners.
     SimplexValue,
+    /// Cellular (Worley) noise: distances to the nearest feature points,
+    /// one per cell; options in [`Cellular`] ([`Noise::with_cellular`]).
+    Cellular,
 }
 
 impl NoiseKind {
     /// All kinds, in documentation order.
-    pub const ALL: [NoiseKind; 4] = [
+    pub const ALL: [NoiseKind; 5] = [
         NoiseKind::Value,
         NoiseKind::Perlin,
         NoiseKind::Simplex,
         NoiseKind::SimplexValue,
+        NoiseKind::Cellular,
     ];
 
     /// The name used on the command line and in configs.
@@ -59,6 +66,7 @@ impl NoiseKind {
             NoiseKind::Perlin => "perlin",
             NoiseKind::Simplex => "simplex",
             NoiseKind::SimplexValue => "simplex-value",
+            NoiseKind::Cellular => "cellular",
         }
     }
 
@@ -77,7 +85,7 @@ impl NoiseKind {
     /// Dimensions in which this kind can be periodic.
     pub const fn periodic_dims(self) -> &'static [usize] {
         match self {
-            NoiseKind::Value | NoiseKind::Perlin => &[1, 2, 3, 4],
+            NoiseKind::Value | NoiseKind::Perlin | NoiseKind::Cellular => &[1, 2, 3, 4],
             NoiseKind::Simplex | NoiseKind::SimplexValue => &[1, 2, 3],
         }
     }
@@ -137,6 +145,8 @@ pub struct Noise<const D: usize> {
     seed: u64,
     key: u32,
     period: Option<[u32; D]>,
+    /// Read by cellular noise only; the default for the other kinds.
+    cellular: Cellular,
 }
 
 impl<const D: usize> Noise<D> {
@@ -150,7 +160,65 @@ impl<const D: usize> Noise<D> {
             seed,
             key: crate::seed::key(seed),
             period: None,
+            cellular: Cellular::DEFAULT,
         }
+    }
+
+    /// Sets the options of cellular noise (the defaults are euclidean
+    /// distance, `f1`, jitter 1). Fails if the kind is not
+    /// [`Cellular`](NoiseKind::Cellular).
+    ///
+    /// ```
+    /// use surflet::{Cellular, CellularDistance, CellularReturn, Noise, NoiseKind};
+    /// let params = Cellular::new(CellularDistance::Chebyshev, CellularReturn::F2, 0.8)?;
+    /// let n = Noise::<3>::new(NoiseKind::Cellular, 1).with_cellular(params)?;
+    /// assert_eq!(n.cellular(), Some(params));
+    /// assert!(Noise::<3>::new(NoiseKind::Perlin, 1).with_cellular(params).is_err());
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub fn with_cellular(self, params: Cellular) -> Result<Self, Error> {
+        if self.kind != NoiseKind::Cellular {
+            return Err(Error::Parameter {
+                name: "cellular options".into(),
+                reason: format!("{} noise has none (only cellular noise does)", self.kind),
+            });
+        }
+        Ok(Noise {
+            cellular: params,
+            ..self
+        })
+    }
+
+    /// The cellular options, for cellular noise (`None` for other kinds).
+    ///
+    /// ```
+    /// use surflet::{Cellular, Noise, NoiseKind};
+    /// assert_eq!(Noise::<2>::new(NoiseKind::Cellular, 1).cellular(), Some(Cellular::default()));
+    /// assert_eq!(Noise::<2>::new(NoiseKind::Simplex, 1).cellular(), None);
+    /// ```
+    pub fn cellular(&self) -> Option<Cellular> {
+        (self.kind == NoiseKind::Cellular).then_some(self.cellular)
+    }
+
+    /// The same noise (kind and options) with another seed and no period:
+    /// what fractal octaves and warp components start from.
+    pub(crate) fn reseeded(&self, seed: u64) -> Self {
+        Noise {
+            seed,
+            key: crate::seed::key(seed),
+            period: None,
+            ..*self
+        }
+    }
+
+    /// The noise's lane parameters.
+    #[inline(always)]
+    pub(crate) fn field<S: Simd>(&self, s: S) -> Field<S> {
+        let mut f = Field::new(s, self.key, self.period4());
+        if self.kind == NoiseKind::Cellular {
+            f.cell = CellLanes::new(s, D, &self.cellular);
+        }
+        f
     }
 
     /// Makes the noise tile: `f(p + P·k) = f(p)` exactly for every integer
@@ -226,7 +294,7 @@ impl<const D: usize> Noise<D> {
     #[inline]
     pub fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
         let s = Scalar::<F>::new();
-        let field = Field::new(s, self.key, self.period4());
+        let field = self.field(s);
         let (value, gradient) = self.eval_lanes(s, &field, p);
         Sample { value, gradient }
     }
@@ -362,6 +430,8 @@ impl<const D: usize> Noise<D> {
             (NoiseKind::Simplex, true) => SimplexK::<true>::eval(s, field, p),
             (NoiseKind::SimplexValue, false) => SimplexValueK::<false>::eval(s, field, p),
             (NoiseKind::SimplexValue, true) => SimplexValueK::<true>::eval(s, field, p),
+            (NoiseKind::Cellular, false) => CellularK::<false>::eval(s, field, p),
+            (NoiseKind::Cellular, true) => CellularK::<true>::eval(s, field, p),
         }
     }
 
@@ -394,6 +464,8 @@ impl<const D: usize> Noise<D> {
             (NoiseKind::Simplex, true) => SimplexK::<true>::eval(s, field, p),
             (NoiseKind::SimplexValue, false) => SimplexValueK::<false>::eval(s, field, p),
             (NoiseKind::SimplexValue, true) => SimplexValueK::<true>::eval(s, field, p),
+            (NoiseKind::Cellular, false) => CellularK::<false>::eval(s, field, p),
+            (NoiseKind::Cellular, true) => CellularK::<true>::eval(s, field, p),
         }
     }
 
@@ -450,7 +522,7 @@ impl<F: Float, const D: usize> Source<F, D> for Noise<D> {
         work: Work<'_, F, D>,
         outs: &mut [&mut [F]],
     ) -> (F, F) {
-        let field = Field::new(s, self.key, self.period4());
+        let field = self.field(s);
         let period = self.period4();
         let on_grid = matches!(work, Work::Grid { .. });
         macro_rules! go {
@@ -481,6 +553,8 @@ impl<F: Float, const D: usize> Source<F, D> for Noise<D> {
             (NoiseKind::Simplex, true) => go!(SimplexK<true>),
             (NoiseKind::SimplexValue, false) => go!(SimplexValueK<false>),
             (NoiseKind::SimplexValue, true) => go!(SimplexValueK<true>),
+            (NoiseKind::Cellular, false) => go!(CellularK<false>),
+            (NoiseKind::Cellular, true) => go!(CellularK<true>),
         }
     }
 }
