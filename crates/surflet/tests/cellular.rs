@@ -297,7 +297,7 @@ fn ranges<F: Float, const D: usize>() {
                         d,
                         CellularDistance::EuclideanSquared | CellularDistance::Hybrid
                     );
-                    let part = if squared { 0.3 } else { 0.55 };
+                    let part = if squared { 0.2 } else { 0.4 };
                     assert!(
                         raw(hi) >= part * dhi,
                         "{D}D {d} f1 j={j}: maximum {} of {dhi}",
