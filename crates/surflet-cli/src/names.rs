@@ -58,6 +58,9 @@ pub enum NoiseName {
     /// The family's simplex value noise.
     #[value(name = "simplex-value")]
     SimplexValue,
+    /// The family's cellular (Worley) noise.
+    #[value(name = "cellular")]
+    Cellular,
 }
 
 /// Columns a line carries after the `D` coordinates.
@@ -82,7 +85,7 @@ pub enum Precision {
 
 impl NoiseName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [NoiseName; 15] = [
+    pub const ALL: [NoiseName; 16] = [
         NoiseName::Perlin2002Java,
         NoiseName::Simplex2012Java,
         NoiseName::Simplex2005Java,
@@ -98,6 +101,7 @@ impl NoiseName {
         NoiseName::Perlin,
         NoiseName::Simplex,
         NoiseName::SimplexValue,
+        NoiseName::Cellular,
     ];
 
     /// The name as written on the command line.
@@ -118,6 +122,7 @@ impl NoiseName {
             NoiseName::Perlin => NoiseKind::Perlin.name(),
             NoiseName::Simplex => NoiseKind::Simplex.name(),
             NoiseName::SimplexValue => NoiseKind::SimplexValue.name(),
+            NoiseName::Cellular => NoiseKind::Cellular.name(),
         }
     }
 
@@ -128,6 +133,7 @@ impl NoiseName {
             NoiseName::Perlin => Some(NoiseKind::Perlin),
             NoiseName::Simplex => Some(NoiseKind::Simplex),
             NoiseName::SimplexValue => Some(NoiseKind::SimplexValue),
+            NoiseName::Cellular => Some(NoiseKind::Cellular),
             _ => None,
         }
     }
@@ -185,9 +191,11 @@ impl NoiseName {
             | NoiseName::Snoise1234
             | NoiseName::Sdnoise1234
             | NoiseName::Srdnoise23 => Some(Precision::F32),
-            NoiseName::Value | NoiseName::Perlin | NoiseName::Simplex | NoiseName::SimplexValue => {
-                None
-            }
+            NoiseName::Value
+            | NoiseName::Perlin
+            | NoiseName::Simplex
+            | NoiseName::SimplexValue
+            | NoiseName::Cellular => None,
         }
     }
 
@@ -226,6 +234,7 @@ impl NoiseName {
             NoiseName::Perlin => "surflet Perlin noise",
             NoiseName::Simplex => "surflet simplex noise",
             NoiseName::SimplexValue => "surflet simplex value noise",
+            NoiseName::Cellular => "surflet cellular (Worley) noise; --distance, --return, --jitter",
         }
     }
 
