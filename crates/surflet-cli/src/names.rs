@@ -234,7 +234,9 @@ impl NoiseName {
             NoiseName::Perlin => "surflet Perlin noise",
             NoiseName::Simplex => "surflet simplex noise",
             NoiseName::SimplexValue => "surflet simplex value noise",
-            NoiseName::Cellular => "surflet cellular (Worley) noise; --distance, --return, --jitter",
+            NoiseName::Cellular => {
+                "surflet cellular (Worley) noise; --distance, --return, --jitter"
+            }
         }
     }
 

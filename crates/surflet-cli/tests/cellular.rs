@@ -29,7 +29,13 @@ fn points(dims: usize, n: usize) -> Vec<Vec<f64>> {
 fn input_of(points: &[Vec<f64>]) -> String {
     points
         .iter()
-        .map(|p| p.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(",") + "\n")
+        .map(|p| {
+            p.iter()
+                .map(|v| format!("{v:?}"))
+                .collect::<Vec<_>>()
+                .join(",")
+                + "\n"
+        })
         .collect()
 }
 
@@ -100,7 +106,11 @@ fn sample_cellular_defaults_in_every_dimension() {
                 3 => Noise::<3>::new(NoiseKind::Cellular, 9).get([p[0], p[1], p[2]]),
                 _ => n.get([p[0], p[1], p[2], p[3]]),
             };
-            assert!(same_bits(row[0], want), "{dims}D at {p:?}: {} vs {want}", row[0]);
+            assert!(
+                same_bits(row[0], want),
+                "{dims}D at {p:?}: {} vs {want}",
+                row[0]
+            );
         }
     }
 }
@@ -110,13 +120,30 @@ fn render_takes_the_cellular_flags() {
     let (_dir, out) = render_ok(
         "c.raw",
         &[
-            "--noise", "cellular", "--distance", "chebyshev", "--return", "f1*f2", "--jitter",
-            "0.75", "--size", "21x13", "--scale", "1/8", "--seed", "5",
+            "--noise",
+            "cellular",
+            "--distance",
+            "chebyshev",
+            "--return",
+            "f1*f2",
+            "--jitter",
+            "0.75",
+            "--size",
+            "21x13",
+            "--scale",
+            "1/8",
+            "--seed",
+            "5",
         ],
     );
     let data = read_f32(&out);
     assert_eq!(data.len(), 21 * 13);
-    let n = cellular::<2>(5, CellularDistance::Chebyshev, CellularReturn::F1TimesF2, 0.75);
+    let n = cellular::<2>(
+        5,
+        CellularDistance::Chebyshev,
+        CellularReturn::F1TimesF2,
+        0.75,
+    );
     for j in 0..13 {
         for i in 0..21 {
             let v = n.get([at(0.0, i, 1.0, 8.0), at(0.0, j, 1.0, 8.0)]);
@@ -150,7 +177,10 @@ fn configs_round_trip_and_flags_win() {
         let first = sample_ok(&args, &input);
         let text = fs::read_to_string(path).unwrap();
         for needle in ["hybrid", "f1/f2", "0.25", "jitter", "return", "distance"] {
-            assert!(text.contains(needle), "{name}: {needle} missing from {text}");
+            assert!(
+                text.contains(needle),
+                "{name}: {needle} missing from {text}"
+            );
         }
         assert_eq!(sample_ok(&["--config", path], &input), first);
         // Flags override the config's keys.
@@ -182,14 +212,23 @@ fn configs_round_trip_and_flags_win() {
     .unwrap();
     assert_eq!(stack.distance, Some(CellularDistance::EuclideanSquared));
     assert_eq!(stack.ret, Some(CellularReturn::CellValue));
-    assert_eq!(Stack::from_toml_str(&stack.to_toml_string().unwrap()).unwrap(), stack);
-    assert_eq!(Stack::from_json_str(&stack.to_json_string().unwrap()).unwrap(), stack);
+    assert_eq!(
+        Stack::from_toml_str(&stack.to_toml_string().unwrap()).unwrap(),
+        stack
+    );
+    assert_eq!(
+        Stack::from_json_str(&stack.to_json_string().unwrap()).unwrap(),
+        stack
+    );
 }
 
 #[test]
 fn bad_cellular_options_are_usage_errors() {
     for (args, needle) in [
-        (&["cellular", "--jitter", "2"][..], "jitter: must be in [0, 1], got 2"),
+        (
+            &["cellular", "--jitter", "2"][..],
+            "jitter: must be in [0, 1], got 2",
+        ),
         (&["cellular", "--jitter", "-0.5"], "jitter"),
         (&["cellular", "--jitter", "nan"], "jitter"),
         (&["cellular", "--distance", "foo"], "euclidean-squared"),
@@ -198,15 +237,24 @@ fn bad_cellular_options_are_usage_errors() {
             &["perlin", "--distance", "manhattan"],
             "distance: only cellular noise has a distance, and the noise is perlin (set by --distance)",
         ),
-        (&["simplex", "--jitter", "0.5"], "only cellular noise has a jitter"),
-        (&["noise1234", "--return", "f2"], "--return applies only to the surflet family"),
+        (
+            &["simplex", "--jitter", "0.5"],
+            "only cellular noise has a jitter",
+        ),
+        (
+            &["noise1234", "--return", "f2"],
+            "--return applies only to the surflet family",
+        ),
     ] {
         let (stdout, stderr) = fails(&[&["sample"][..], args].concat(), "0.5,0.5\n", 2);
         assert!(stdout.is_empty());
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
     let stderr = render_err(&["x.png", "--noise", "value", "--return", "f2"], 2);
-    assert!(stderr.contains("only cellular noise has a return"), "{stderr}");
+    assert!(
+        stderr.contains("only cellular noise has a return"),
+        "{stderr}"
+    );
     let stderr = render_err(&["x.png", "--noise", "cellular", "--jitter", "1.5"], 2);
     assert!(stderr.contains("jitter"), "{stderr}");
 
@@ -215,7 +263,10 @@ fn bad_cellular_options_are_usage_errors() {
     let path = dir.path().join("bad.toml");
     fs::write(&path, "noise = \"value\"\ndistance = \"manhattan\"\n").unwrap();
     let (_, stderr) = fails(&["sample", "--config", path.to_str().unwrap()], "0.5\n", 2);
-    assert!(stderr.contains("bad.toml") && stderr.contains("distance"), "{stderr}");
+    assert!(
+        stderr.contains("bad.toml") && stderr.contains("distance"),
+        "{stderr}"
+    );
     fs::write(&path, "noise = \"cellular\"\njitter = 3\n").unwrap();
     let (_, stderr) = fails(&["sample", "--config", path.to_str().unwrap()], "0.5\n", 2);
     assert!(stderr.contains("jitter"), "{stderr}");

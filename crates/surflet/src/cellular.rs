@@ -220,7 +220,11 @@ impl Cellular {
 
     /// Options with the given distance, return value and jitter; fails unless
     /// `jitter` is in `[0, 1]` (NaN included).
-    pub fn new(distance: CellularDistance, ret: CellularReturn, jitter: f64) -> Result<Self, Error> {
+    pub fn new(
+        distance: CellularDistance,
+        ret: CellularReturn,
+        jitter: f64,
+    ) -> Result<Self, Error> {
         Ok(Cellular {
             distance,
             ret,
@@ -288,7 +292,12 @@ impl core::hash::Hash for Cellular {
 /// vertex whose 2ᴰ cells put their points in their far corners), `C =
 /// dist(1 + j/2, j/2, …, j/2)` (a cell centre whose face neighbours do), `G =
 /// dist(b, 0, …)` (half the gap between two neighbouring cells' points).
-pub(crate) fn range(dims: usize, distance: CellularDistance, ret: CellularReturn, j: f64) -> (f64, f64) {
+pub(crate) fn range(
+    dims: usize,
+    distance: CellularDistance,
+    ret: CellularReturn,
+    j: f64,
+) -> (f64, f64) {
     let a = (1.0 + j) / 2.0;
     let v = distance.of(&[a; 4][..dims]);
     let mut cv = [j / 2.0; 4];

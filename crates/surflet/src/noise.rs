@@ -1,13 +1,13 @@
 //! The surflet noise family: the public [`Noise`] type.
 
 use crate::batch::{self, Lanes, Source, Work};
+use crate::cellular::Cellular;
 use crate::error::Error;
 use crate::float::Float;
 use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
-use crate::kernel::hypercube::{RowCache, hypercube_cached};
-use crate::cellular::Cellular;
 use crate::kernel::cellular::CellLanes;
+use crate::kernel::hypercube::{RowCache, hypercube_cached};
 use crate::kernel::select::{CellularK, Kernel, PerlinK, SimplexK, SimplexValueK, ValueK};
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};

@@ -129,7 +129,11 @@ fn brute<const D: usize>(seed: u64, d: CellularDistance, j: f64, p: [f64; D], r:
             let u = bits as f64 / 65536.0;
             let off = (k[a] as f64 + hf[a]) + j * (u - 0.5);
             let t = term(d, off.abs());
-            key = if d == CellularDistance::Chebyshev { key.max(t) } else { key + t };
+            key = if d == CellularDistance::Chebyshev {
+                key.max(t)
+            } else {
+                key + t
+            };
         }
         if key < best.0 {
             best = (key, best.0, h, k, best.3);
@@ -138,7 +142,13 @@ fn brute<const D: usize>(seed: u64, d: CellularDistance, j: f64, p: [f64; D], r:
             best.4 = k;
         }
     }
-    let fix = |v: f64| if d == CellularDistance::Euclidean { v.sqrt() } else { v };
+    let fix = |v: f64| {
+        if d == CellularDistance::Euclidean {
+            v.sqrt()
+        } else {
+            v
+        }
+    };
     Brute {
         f1: fix(best.0),
         f2: fix(best.1),
@@ -215,7 +225,10 @@ fn search_is_exact<const D: usize>(points: usize) {
     println!("{D}D: {outside} points whose f1 or f2 lies outside the 3^D window");
     // (In 4D, with 81 cells to choose from, it is too rare to assert on.)
     if D == 2 || D == 3 {
-        assert!(outside > 0, "{D}D: no point needed more than the 3^D window");
+        assert!(
+            outside > 0,
+            "{D}D: no point needed more than the 3^D window"
+        );
     }
 }
 
@@ -266,7 +279,10 @@ fn ranges<F: Float, const D: usize>() {
             for r in CellularReturn::ALL {
                 noise::<D>(3, d, r, j).fill(refs, &mut out).unwrap();
                 let lo = out.iter().map(|v| v.to_f64()).fold(f64::INFINITY, f64::min);
-                let hi = out.iter().map(|v| v.to_f64()).fold(f64::NEG_INFINITY, f64::max);
+                let hi = out
+                    .iter()
+                    .map(|v| v.to_f64())
+                    .fold(f64::NEG_INFINITY, f64::max);
                 assert!(
                     -1.0 <= lo && hi <= 1.0,
                     "{D}D {} {d} {r} j={j}: measured [{lo}, {hi}] leaves [-1, 1]",
@@ -329,7 +345,10 @@ fn bottom_at_feature_points<const D: usize>() {
             for d in CellularDistance::ALL {
                 for r in [CellularReturn::F1, CellularReturn::F1OverF2] {
                     let v = noise::<D>(8, d, r, j).get(p);
-                    assert!(v < -0.99999, "{D}D {d} {r} j={j} at feature point {p:?}: {v}");
+                    assert!(
+                        v < -0.99999,
+                        "{D}D {d} {r} j={j} at feature point {p:?}: {v}"
+                    );
                 }
             }
         }
@@ -409,7 +428,10 @@ fn gradient_matches<const D: usize>() {
                     );
                 }
             }
-            assert!(skipped * 50 < total, "{D}D {d} {r}: {skipped} of {total} points at creases");
+            assert!(
+                skipped * 50 < total,
+                "{D}D {d} {r}: {skipped} of {total} points at creases"
+            );
         }
     }
 }
@@ -465,14 +487,23 @@ fn continuous_across_cell_faces() {
 
 #[test]
 fn cell_value_is_flat_and_jumps_on_borders() {
-    let n = noise::<2>(4, CellularDistance::Euclidean, CellularReturn::CellValue, 1.0);
+    let n = noise::<2>(
+        4,
+        CellularDistance::Euclidean,
+        CellularReturn::CellValue,
+        1.0,
+    );
     let mut values = std::collections::HashSet::new();
     for i in 0..400 {
         let p = [i as f64 * 0.05, 0.3];
         values.insert(n.get(p).to_bits());
     }
     // 20 cells crossed: many distinct flat values, not a continuum.
-    assert!(values.len() > 5 && values.len() < 60, "{} values", values.len());
+    assert!(
+        values.len() > 5 && values.len() < 60,
+        "{} values",
+        values.len()
+    );
 }
 
 // ----- bits: instruction sets, grid, seeds, periods -----
@@ -528,7 +559,11 @@ fn bits<F: Float, const D: usize>(n: Noise<D>) {
         let mut g = vec![F::ZERO; grid.len()];
         n.grid_on(isa, &grid, &mut g, None).unwrap();
         for (i, v) in g.iter().enumerate() {
-            assert!(same(*v, n.get(grid.point(i))), "{D}D grid point {i} on {}", isa.name());
+            assert!(
+                same(*v, n.get(grid.point(i))),
+                "{D}D grid point {i} on {}",
+                isa.name()
+            );
         }
     }
 }
@@ -574,12 +609,20 @@ fn seeds_and_periods<const D: usize>() {
                 // Quarter-cell grid points, so p + P·k is exact.
                 let p = p.map(|v| (v * 4.0).round() / 4.0);
                 let q: [f64; D] = core::array::from_fn(|a| p[a] + per[a] as f64 * k[a]);
-                assert_eq!(t.get(p).to_bits(), t.get(q).to_bits(), "{D}D {d} {r} at {p:?}");
+                assert_eq!(
+                    t.get(p).to_bits(),
+                    t.get(q).to_bits(),
+                    "{D}D {d} {r} at {p:?}"
+                );
                 let pf = p.map(|v| v as f32);
                 let qf = q.map(|v| v as f32);
                 assert_eq!(t.get(pf).to_bits(), t.get(qf).to_bits(), "{D}D {d} {r} f32");
             }
-            assert!(differ > 90, "{D}D {d} {r}: seeds 1 and 2 agree at {} of 100", 100 - differ);
+            assert!(
+                differ > 90,
+                "{D}D {d} {r}: seeds 1 and 2 agree at {} of 100",
+                100 - differ
+            );
         }
     }
 }
@@ -616,18 +659,28 @@ fn options_are_checked() {
     let (z, nz) = (c.with_jitter(0.0).unwrap(), c.with_jitter(-0.0).unwrap());
     assert_eq!(z, nz);
     let hs = RandomState::new();
-    let a = Noise::<3>::new(NoiseKind::Cellular, 5).with_cellular(z).unwrap();
-    let b = Noise::<3>::new(NoiseKind::Cellular, 5).with_cellular(nz).unwrap();
+    let a = Noise::<3>::new(NoiseKind::Cellular, 5)
+        .with_cellular(z)
+        .unwrap();
+    let b = Noise::<3>::new(NoiseKind::Cellular, 5)
+        .with_cellular(nz)
+        .unwrap();
     assert_eq!(a, b);
     assert_eq!(hs.hash_one(a), hs.hash_one(b));
     assert_ne!(a, Noise::<3>::new(NoiseKind::Cellular, 5));
-    assert_eq!(NoiseKind::from_name("cellular").unwrap(), NoiseKind::Cellular);
+    assert_eq!(
+        NoiseKind::from_name("cellular").unwrap(),
+        NoiseKind::Cellular
+    );
 }
 
 #[test]
 fn fractals_keep_the_options() {
-    let params = Cellular::new(CellularDistance::Manhattan, CellularReturn::F2MinusF1, 0.5).unwrap();
-    let base = Noise::<2>::new(NoiseKind::Cellular, 3).with_cellular(params).unwrap();
+    let params =
+        Cellular::new(CellularDistance::Manhattan, CellularReturn::F2MinusF1, 0.5).unwrap();
+    let base = Noise::<2>::new(NoiseKind::Cellular, 3)
+        .with_cellular(params)
+        .unwrap();
     let f = Fractal::new(base, FractalParams::new(FractalKind::Fbm)).unwrap();
     for o in f.octaves() {
         assert_eq!(o.noise.cellular(), Some(params));
