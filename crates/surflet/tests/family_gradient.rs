@@ -42,7 +42,10 @@ fn all<const D: usize>(period: [u32; D]) {
     // Cellular noise is not differentiable on its Voronoi borders, so a
     // central difference that straddles one disagrees; tests/cellular.rs
     // checks its gradient away from them.
-    for kind in NoiseKind::ALL.into_iter().filter(|&k| k != NoiseKind::Cellular) {
+    for kind in NoiseKind::ALL
+        .into_iter()
+        .filter(|&k| k != NoiseKind::Cellular)
+    {
         let n = Noise::<D>::new(kind, 0x5EED);
         let w = check(n, 1, 100.0);
         println!("{kind} {D}D: worst |analytic - central difference| = {w:.2e}");

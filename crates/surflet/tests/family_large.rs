@@ -169,7 +169,10 @@ fn f32_agreement<const D: usize>(k: i32, rng: &mut SmallRng) -> [(f64, f64); 2] 
     let mut worst = [(0.0f64, 0.0f64); 2];
     // Cellular noise's gradient is ill-conditioned near its feature points
     // and creased on its borders; its precision is not this table's.
-    for kind in NoiseKind::ALL.into_iter().filter(|&k| k != NoiseKind::Cellular) {
+    for kind in NoiseKind::ALL
+        .into_iter()
+        .filter(|&k| k != NoiseKind::Cellular)
+    {
         let skewed =
             matches!(kind, NoiseKind::Simplex | NoiseKind::SimplexValue) && (D == 2 || D == 4);
         let n = Noise::<D>::new(kind, 5);
