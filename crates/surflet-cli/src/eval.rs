@@ -124,8 +124,7 @@ impl FamilyNoise {
                     NoiseKind::Simplex => NdKind::Simplex,
                     NoiseKind::SimplexValue
                     | NoiseKind::OpenSimplex2
-                    | NoiseKind::OpenSimplex2S
-                    | NoiseKind::Cellular => {
+                    | NoiseKind::OpenSimplex2S => {
                         return Err(format!("{kind} noise has 1 to 4 dimensions, not {dims}"));
                     }
                 };

@@ -34,7 +34,6 @@
 #![cfg_attr(not(test), warn(missing_docs))]
 
 mod batch;
-pub mod cellular;
 pub mod curl;
 mod error;
 mod float;
@@ -55,7 +54,6 @@ pub mod warp;
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
 
-pub use cellular::{Cellular, CellularDistance, CellularReturn};
 pub use error::Error;
 pub use float::Float;
 pub use grid::{Bounds, Grid};

@@ -39,13 +39,7 @@ fn check<const D: usize>(noise: Noise<D>, seed: u64, range: f64) -> f64 {
 }
 
 fn all<const D: usize>(period: [u32; D]) {
-    // Cellular noise is not differentiable on its Voronoi borders, so a
-    // central difference that straddles one disagrees; tests/cellular.rs
-    // checks its gradient away from them.
-    for kind in NoiseKind::ALL
-        .into_iter()
-        .filter(|&k| k != NoiseKind::Cellular)
-    {
+    for kind in NoiseKind::ALL {
         let n = Noise::<D>::new(kind, 0x5EED);
         let w = check(n, 1, 100.0);
         println!("{kind} {D}D: worst |analytic - central difference| = {w:.2e}");
