@@ -866,8 +866,6 @@ mod tests {
 
     #[test]
     fn kernels_sum_every_point_within_reach() {
-        use super::super::simplex::G4;
-        let _ = G4;
         let s = Scalar::<f64>::new();
         let key = crate::seed::key(7);
         let field = Field::new(s, key, [0; 4]);
@@ -944,6 +942,5 @@ mod tests {
                 println!("{name} {dim}D: sup {m:.17e}, scale {:.17e}", 1.0 / m);
             }
         }
-        let _ = Scalar::<f64>::new();
     }
 }
