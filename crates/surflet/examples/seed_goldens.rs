@@ -1,4 +1,4 @@
-//! Prints the frozen seed goldens in the form `tests/family_seed.rs` pins.
+//! Prints the frozen seed goldens in the form `tests/suite/family_seed.rs` pins.
 use surflet::{Noise, NoiseKind};
 const SEEDS: [u64; 5] = [0, 1, 42, 0xDEAD_BEEF, u64::MAX];
 const P: [f64; 4] = [0.3141, -1.7182, 2.9979, 11.2358];

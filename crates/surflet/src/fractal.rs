@@ -56,7 +56,7 @@
 //! Default parameters (4 octaves, lacunarity 2, gain 0.5, normalised, so the
 //! derived bound is 1 for every kind), 2.5·10⁵ uniform points in
 //! `[-1000, 1000]^D` per cell, 10⁶ per row, `f64`. The test
-//! `tests/fractal_ranges.rs` measures and prints this table and checks every
+//! `tests/suite/fractal_ranges.rs` measures and prints this table and checks every
 //! value against the bound (and turbulence and ridged against 0).
 //!
 //! | kind | dim | value | Perlin | simplex | simplex value |

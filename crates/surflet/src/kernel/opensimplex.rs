@@ -34,7 +34,7 @@
 //! its most favourable gradient. It is computed (not fitted) by the ignored
 //! test `opensimplex::tests::print_sup`, which maximises that bound over the
 //! fundamental simplex, and checked against random sampling in
-//! `tests/opensimplex.rs`. See `docs/RANGES.md`.
+//! `tests/suite/opensimplex.rs`. See `docs/RANGES.md`.
 
 use super::simplex::{
     Acc, G2, bcc_hashes, bcc_tetra, simplex4_corners, simplex4_lattice, tri2, zero_acc,

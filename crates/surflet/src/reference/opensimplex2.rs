@@ -32,7 +32,7 @@
 //!   out where the choice of vertices changes, so the 3D and 4D functions
 //!   are **not continuous**: scanning random segments finds jumps of about
 //!   4e-3 (3D) and 3e-3 (4D) between points 1e-10 apart, the same bits as the
-//!   Java's on both sides (`tests/golden_opensimplex2.rs` pins some). No jump
+//!   Java's on both sides (`tests/suite/golden_opensimplex2.rs` pins some). No jump
 //!   was found in 2D. [`super::opensimplex2s`] is the smoother variant;
 //! * the seed enters only the gradient hash. 3D flips it for the second
 //!   cubic lattice (`seed ^ SEED_FLIP_3D`) and 4D offsets it for each of the

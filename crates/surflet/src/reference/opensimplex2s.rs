@@ -28,7 +28,7 @@
 //!   quite continuous**: it sums at most 8 vertices, picked by comparisons,
 //!   and across some boundaries of that choice the value jumps, by up to
 //!   about 1.7e-3 between points 1e-10 apart in the same scan. The Java
-//!   jumps identically (`tests/golden_opensimplex2.rs` pins two such
+//!   jumps identically (`tests/suite/golden_opensimplex2.rs` pins two such
 //!   points);
 //! * the seed enters only the gradient hash; 3D uses `seed` for one cubic
 //!   lattice and `seed ^ SEED_FLIP_3D` for the other;

@@ -1,9 +1,7 @@
 //! `surflet bench`: its rows, its JSON and its errors. Only the shape of the
 //! report is tested; the rates themselves are measurements, not facts.
 
-mod common;
-
-use common::{fails, surflet};
+use crate::common::{fails, surflet};
 
 fn bench_json(args: &[&str]) -> serde_json::Value {
     let out = surflet()

@@ -12,9 +12,7 @@
 //! are skipped and counted. A genuinely nonzero divergence would give the same
 //! estimate at both steps and could not be skipped this way.
 
-mod fractal_common;
-
-use fractal_common::{moved, points};
+use crate::fractal_common::{moved, points};
 use surflet::{Curl, Fractal, FractalKind, FractalParams, Noise, NoiseKind};
 
 const H: f64 = 1e-6;

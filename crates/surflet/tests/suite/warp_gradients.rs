@@ -8,9 +8,7 @@
 //! is skipped (and counted) when such a crease of the field, at the warped
 //! point, lies inside the finite-difference stencil.
 
-mod fractal_common;
-
-use fractal_common::{Tally, central, moved, points, reference};
+use crate::fractal_common::{Tally, central, moved, points, reference};
 use surflet::{Fractal, FractalKind, FractalParams, Noise, NoiseKind, Warp, WarpKind, WarpParams};
 
 const H: f64 = 1e-6;

@@ -10,7 +10,7 @@
 //! and every backend returns the same bits), so the margin covers only the
 //! six-digit rounding of the table and last-bit changes of the arithmetic.
 //!
-//! `cargo test --test family_range -- --nocapture` prints the table that
+//! `cargo test -p surflet --test suite family_range:: -- --nocapture` prints the table that
 //! `docs/RANGES.md` quotes.
 
 use surflet::{Noise, NoiseKind};

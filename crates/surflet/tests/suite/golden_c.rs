@@ -7,9 +7,7 @@
 //! that every output must be bit-identical to the C's, since the ports
 //! reproduce its operations, `double` promotions and rounding exactly.
 
-mod common;
-
-use common::{Golden, Report};
+use crate::common::{Golden, Report};
 use surflet::reference::{noise1234, sdnoise1234, simplexnoise1234, srdnoise23};
 
 const VALUE_TOL: f64 = 1e-6;

@@ -2,13 +2,11 @@
 //! reading its files back with an independent PNG decoder (the `image`
 //! crate).
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 use image::RgbImage;
 use tempfile::TempDir;
 

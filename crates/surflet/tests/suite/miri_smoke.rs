@@ -1,5 +1,5 @@
 //! A small run of every backend for Miri (`cargo +nightly miri test --test
-//! miri_smoke`, with `RUSTFLAGS="-C target-feature=+avx2"` to let Miri execute
+//! suite miri_smoke`, with `RUSTFLAGS="-C target-feature=+avx2"` to let Miri execute
 //! the AVX2 path): all `unsafe` in surflet is SIMD intrinsics behind detection
 //! tokens, and this exercises loads, stores, masks and the padded tail on a
 //! handful of points, comparing every backend with the scalar path.

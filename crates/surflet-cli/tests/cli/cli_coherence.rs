@@ -3,13 +3,11 @@
 //! numbers, the same short flags everywhere, repeatable commands, help that
 //! fits a screen.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 use surflet::Stack;
 use tempfile::TempDir;
 

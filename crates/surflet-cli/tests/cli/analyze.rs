@@ -3,12 +3,10 @@
 //! to frequency, the anisotropy index on artefact-heavy and clean noises,
 //! the plots, bad input and atomic output.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use tempfile::TempDir;
 

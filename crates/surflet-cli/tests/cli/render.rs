@@ -2,15 +2,13 @@
 //! its files back with independent decoders (the `image` crate for PNG, APNG
 //! and GIF, the `tiff` crate for TIFF, plain byte reading for raw f32).
 
-mod common;
-
 use std::fs;
 use std::io::{BufReader, Cursor};
 use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use image::{AnimationDecoder, ColorType, DynamicImage, ImageDecoder};
 use surflet::{Noise, NoiseKind};
 use tempfile::TempDir;

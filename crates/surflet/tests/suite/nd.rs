@@ -9,7 +9,6 @@
 
 // Points, coordinates and gradients are per-axis arrays walked in step;
 // indexing by axis reads better than zipped iterators.
-#![allow(clippy::needless_range_loop)]
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};

@@ -1,14 +1,12 @@
 //! End-to-end tests of `surflet sample`, running the real binary.
 
-mod common;
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command as StdCommand, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use predicates::prelude::*;
 use surflet::{Noise, NoiseKind};
 

@@ -3,12 +3,10 @@
 //! `render`, and the errors a bad config gives. Every value is checked bit
 //! for bit against the library, built independently of the CLI's code.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 use surflet::{
     Curl, Fractal, FractalKind, FractalParams, Noise, NoiseKind, Stack, Warp, WarpKind, WarpParams,
 };

@@ -7,9 +7,7 @@
 //! bit-identical, because the ports evaluate the same IEEE operations in the
 //! same order as the Java.
 
-mod common;
-
-use common::{Golden, Report};
+use crate::common::{Golden, Report};
 use surflet::reference::{classic2005, perlin2002, simplex2005, simplex2012};
 
 /// README §4 tolerance class of a row, from its coordinates.

@@ -2,12 +2,10 @@
 //! --config` of a `--save-config` file draws the same bytes, in TOML and in
 //! JSON, and saving again from the config writes the same file.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use tempfile::TempDir;

@@ -8,9 +8,7 @@
 //! stencil, detected exactly: some octave's sign of n or some clamp's state
 //! differs between p − h and p + h along an axis.
 
-mod fractal_common;
-
-use fractal_common::{Tally, central, moved, points, reference};
+use crate::fractal_common::{Tally, central, moved, points, reference};
 use surflet::{Fractal, FractalKind, FractalParams, Noise, NoiseKind};
 
 const H: f64 = 1e-6;

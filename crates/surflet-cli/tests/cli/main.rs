@@ -1,0 +1,14 @@
+//! The CLI's tests, as one test binary: they run the real `surflet` binary
+//! (through `common`), and some compare it with the library, which one
+//! binary instantiates once rather than once per file.
+
+mod common;
+
+mod analyze;
+mod bench;
+mod cli_coherence;
+mod config_roundtrip;
+mod gallery;
+mod render;
+mod sample;
+mod stack;
