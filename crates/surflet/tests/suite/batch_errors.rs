@@ -266,7 +266,7 @@ fn isa_error_on_a_cpu_without_avx512() {
         .arg(&exe)
         .args([
             "--exact",
-            "isa_errors_match_availability",
+            "batch_errors::isa_errors_match_availability",
             "--nocapture",
             "--test-threads=1",
         ])
