@@ -72,7 +72,7 @@ impl IsaName {
 /// Command line of `surflet bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// The noise: value, perlin, simplex or simplex-value [default:
+    /// The noise: value, perlin, simplex, simplex-value or cellular [default:
     /// simplex, or the config's].
     #[arg(value_name = "KIND", value_parser = stack_args::noise_kind(), hide_possible_values = true)]
     pub noise: Option<NoiseKind>,

@@ -124,7 +124,8 @@ impl FamilyNoise {
                     NoiseKind::Simplex => NdKind::Simplex,
                     NoiseKind::SimplexValue
                     | NoiseKind::OpenSimplex2
-                    | NoiseKind::OpenSimplex2S => {
+                    | NoiseKind::OpenSimplex2S
+                    | NoiseKind::Cellular => {
                         return Err(format!("{kind} noise has 1 to 4 dimensions, not {dims}"));
                     }
                 };

@@ -96,10 +96,15 @@ optional fractal and an optional domain warp. sample and render build one
 from --config and their flags; in render every image is a stack (without a
 fractal, one octave of the noise).
 
-  noise = \"simplex\"      # value, perlin, simplex, simplex-value
+  noise = \"simplex\"      # value, perlin, simplex, simplex-value, cellular
   seed = 42              # see below
   frequency = 0.5        # lattice cells per world unit
   period = [4, 4]        # optional: repeat every period/frequency units
+  distance = \"manhattan\" # cellular only: euclidean, euclidean-squared,
+                         #   manhattan, chebyshev, hybrid
+  return = \"f2-f1\"       # cellular only: f1, f2, f2-f1, f1+f2, f1*f2,
+                         #   f1/f2, cell-value
+  jitter = 0.8           # cellular only: in [0, 1]
   [fractal]              # optional; also lacunarity, gain, amplitude,
   kind = \"ridged\"        # normalize, offset and weight
   octaves = 5
@@ -113,7 +118,9 @@ in its help, on top of the config (flags win) or of the defaults. A flag of
 a table the stack lacks creates that table with its defaults: --octaves 6
 alone makes a 6-octave fBm, and --warp-amplitude alone a single-step warp by
 one octave. Changing the kind with --fractal drops a config's offset or
-weight that the new kind does not use. The result is checked as a whole; an
+weight that the new kind does not use, and changing the noise with
+--noise drops a config's distance, return and jitter unless it is
+cellular. The result is checked as a whole; an
 error names the key (and the flag or file it came from; for TOML syntax,
 the line).
 

@@ -64,6 +64,9 @@ pub enum NoiseName {
     /// The family's OpenSimplex2S.
     #[value(name = "opensimplex2s")]
     OpenSimplex2S,
+    /// The family's cellular (Worley) noise.
+    #[value(name = "cellular")]
+    Cellular,
 }
 
 /// Columns a line carries after the `D` coordinates.
@@ -88,7 +91,7 @@ pub enum Precision {
 
 impl NoiseName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [NoiseName; 17] = [
+    pub const ALL: [NoiseName; 18] = [
         NoiseName::Perlin2002Java,
         NoiseName::Simplex2012Java,
         NoiseName::Simplex2005Java,
@@ -106,6 +109,7 @@ impl NoiseName {
         NoiseName::SimplexValue,
         NoiseName::OpenSimplex2,
         NoiseName::OpenSimplex2S,
+        NoiseName::Cellular,
     ];
 
     /// The name as written on the command line.
@@ -128,6 +132,7 @@ impl NoiseName {
             NoiseName::SimplexValue => NoiseKind::SimplexValue.name(),
             NoiseName::OpenSimplex2 => NoiseKind::OpenSimplex2.name(),
             NoiseName::OpenSimplex2S => NoiseKind::OpenSimplex2S.name(),
+            NoiseName::Cellular => NoiseKind::Cellular.name(),
         }
     }
 
@@ -140,6 +145,7 @@ impl NoiseName {
             NoiseName::SimplexValue => Some(NoiseKind::SimplexValue),
             NoiseName::OpenSimplex2 => Some(NoiseKind::OpenSimplex2),
             NoiseName::OpenSimplex2S => Some(NoiseKind::OpenSimplex2S),
+            NoiseName::Cellular => Some(NoiseKind::Cellular),
             _ => None,
         }
     }
@@ -204,7 +210,8 @@ impl NoiseName {
             | NoiseName::Simplex
             | NoiseName::SimplexValue
             | NoiseName::OpenSimplex2
-            | NoiseName::OpenSimplex2S => None,
+            | NoiseName::OpenSimplex2S
+            | NoiseName::Cellular => None,
         }
     }
 
@@ -245,6 +252,9 @@ impl NoiseName {
             NoiseName::SimplexValue => "surflet simplex value noise",
             NoiseName::OpenSimplex2 => "surflet OpenSimplex2 (continuous, seeded by u64)",
             NoiseName::OpenSimplex2S => "surflet OpenSimplex2S (continuous, seeded by u64)",
+            NoiseName::Cellular => {
+                "surflet cellular (Worley) noise; --distance, --return, --jitter"
+            }
         }
     }
 

@@ -67,7 +67,7 @@ OUTPUT
 
 NOISE STACKS IN SAMPLE
   With --config or any option under \"Noise stack\", a family NAME (value,
-  perlin, simplex, simplex-value) becomes the stack's noise, and each line
+  perlin, simplex, simplex-value, cellular) becomes the stack's noise, and each line
   gets the stack's value, and with --gradient its analytic derivatives, in
   f64 or with --f32 in f32. With --config, NAME may be left out: the stack's
   noise is then the config's, or --noise. --seed, --period and --frequency
@@ -246,7 +246,7 @@ pub struct SampleArgs {
 
     /// The noise kind, when NAME does not give it
     ///
-    /// value, perlin, simplex or simplex-value, for curl2, curl3, or no NAME
+    /// value, perlin, simplex, simplex-value or cellular, for curl2, curl3, or no NAME
     /// with --config [default: simplex, or the config's].
     #[arg(long, short = 'n', value_name = "KIND", value_parser = stack_args::noise_kind(), hide_possible_values = true, help_heading = "Noise stack")]
     pub noise: Option<NoiseKind>,
@@ -283,7 +283,7 @@ fn check_options(
         if args.seed.is_some() && !name.is_opensimplex2() {
             return Err(CliError::Usage(format!(
                 "--seed applies only to the surflet family (value, perlin, simplex, \
-                 simplex-value) and to opensimplex2-java and opensimplex2s-java; {name} is a \
+                 simplex-value, cellular) and to opensimplex2-java and opensimplex2s-java; {name} is a \
                  reference port with fixed behaviour"
             )));
         }
@@ -294,14 +294,14 @@ fn check_options(
         if let Some(flag) = flag {
             return Err(CliError::Usage(format!(
                 "{flag} applies only to the surflet family (value, perlin, simplex, \
-                 simplex-value); {name} is a reference port with fixed behaviour"
+                 simplex-value, cellular); {name} is a reference port with fixed behaviour"
             )));
         }
     }
     if args.gradient && !name.has_gradient() {
         return Err(CliError::Usage(format!(
             "{name} has no derivatives; --gradient works with sdnoise1234, srdnoise23 \
-             and the family noises (value, perlin, simplex, simplex-value)"
+             and the family noises (value, perlin, simplex, simplex-value, cellular)"
         )));
     }
     check_period_len(args)?;

@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use surflet::{Error, FractalDesc, FractalKind, NoiseKind, Stack, WarpDesc, WarpKind};
+use surflet::{
+    CellularDistance, CellularReturn, Error, FractalDesc, FractalKind, NoiseKind, Stack, WarpDesc,
+    WarpKind,
+};
 
 use crate::imaging::output::{Staged, check_target};
 use crate::look::Look;
@@ -35,6 +38,21 @@ pub struct StackArgs {
     /// FILE (TOML, or JSON if it ends in .json); --config FILE reproduces it.
     #[arg(long, value_name = "FILE")]
     pub save_config: Option<PathBuf>,
+
+    /// distance, for cellular noise: euclidean, euclidean-squared,
+    /// manhattan, chebyshev or hybrid [default: euclidean].
+    #[arg(long, value_name = "D", value_parser = cellular_distance(), hide_possible_values = true)]
+    pub distance: Option<CellularDistance>,
+
+    /// return, for cellular noise: f1, f2, f2-f1, f1+f2, f1*f2, f1/f2 or
+    /// cell-value [default: f1].
+    #[arg(long = "return", value_name = "R", value_parser = cellular_return(), hide_possible_values = true)]
+    pub ret: Option<CellularReturn>,
+
+    /// jitter, for cellular noise: how far feature points stray from the
+    /// cell centres, in [0, 1] [default: 1].
+    #[arg(long, value_name = "J", allow_hyphen_values = true)]
+    pub jitter: Option<f64>,
 
     /// fractal.kind: fbm, ridged, billow, turbulence or hybrid
     ///
@@ -169,6 +187,20 @@ fn fractal_kind() -> impl TypedValueParser<Value = FractalKind> {
     )
 }
 
+fn cellular_distance() -> impl TypedValueParser<Value = CellularDistance> {
+    named(
+        CellularDistance::ALL.map(CellularDistance::name),
+        CellularDistance::from_name,
+    )
+}
+
+fn cellular_return() -> impl TypedValueParser<Value = CellularReturn> {
+    named(
+        CellularReturn::ALL.map(CellularReturn::name),
+        CellularReturn::from_name,
+    )
+}
+
 fn warp_kind() -> impl TypedValueParser<Value = WarpKind> {
     named(WarpKind::ALL.map(WarpKind::name), WarpKind::from_name)
 }
@@ -228,6 +260,9 @@ impl StackArgs {
         [
             (self.config.is_some(), "--config"),
             (self.save_config.is_some(), "--save-config"),
+            (self.distance.is_some(), "--distance"),
+            (self.ret.is_some(), "--return"),
+            (self.jitter.is_some(), "--jitter"),
             (self.fractal.is_some(), "--fractal"),
             (self.octaves.is_some(), "--octaves"),
             (self.lacunarity.is_some(), "--lacunarity"),
@@ -277,8 +312,27 @@ impl StackArgs {
         let mut note = |key: &'static str, flag: &'static str| set_by.push((key, flag));
 
         if let Some((noise, flag)) = base.noise {
+            // Otherwise switching a cellular config to another noise on the
+            // command line would fail on keys the user cannot remove there.
+            if noise != NoiseKind::Cellular {
+                s.distance = None;
+                s.ret = None;
+                s.jitter = None;
+            }
             s.noise = noise;
             note("noise", flag);
+        }
+        if let Some(d) = self.distance {
+            s.distance = Some(d);
+            note("distance", "--distance");
+        }
+        if let Some(r) = self.ret {
+            s.ret = Some(r);
+            note("return", "--return");
+        }
+        if let Some(j) = self.jitter {
+            s.jitter = Some(j);
+            note("jitter", "--jitter");
         }
         if let Some(seed) = base.seed {
             s.seed = seed;

@@ -682,22 +682,31 @@ fn grid_typed<F: Float + Element, const D: usize, T: Desc>(
 
 /// One family noise: a kind, a seed and optionally a period per axis.
 ///
-/// `Noise(name, seed=0, period=None)`: `name` is one of `NOISES` (the
-/// names `surflet sample` accepts); `seed` any integer from -2^63 to
-/// 2^64-1 (a negative `n` is the seed `2^64 + n`, as on the command line);
-/// `period` one integer in 1..=65536 per axis, in lattice cells, to make
-/// the noise tile. The dimension is that of the points it is given.
+/// `Noise(name, seed=0, period=None, distance=None, ret=None,
+/// jitter=None)`: `name` is one of `NOISES` (the names `surflet sample`
+/// accepts); `seed` any integer from -2^63 to 2^64-1 (a negative `n` is the
+/// seed `2^64 + n`, as on the command line); `period` one integer in
+/// 1..=65536 per axis, in lattice cells, to make the noise tile. The
+/// dimension is that of the points it is given. `distance`, `ret` and
+/// `jitter` are cellular noise's options (`surflet sample --distance`,
+/// `--return`, `--jitter`; defaults "euclidean", "f1", 1.0), an error for
+/// other noises.
 #[pyclass(module = "surflet", frozen)]
 struct Noise {
     kind: NoiseKind,
     seed: u64,
     period: Option<Vec<u32>>,
+    /// Cellular noise's options; `None` for the other kinds.
+    cellular: Option<surflet::Cellular>,
 }
 
 impl Desc for Noise {
     type Built<const D: usize> = surflet::Noise<D>;
     fn build<const D: usize>(&self) -> PyResult<surflet::Noise<D>> {
-        let n = surflet::Noise::<D>::new(self.kind, self.seed);
+        let mut n = surflet::Noise::<D>::new(self.kind, self.seed);
+        if let Some(c) = self.cellular {
+            n = n.with_cellular(c).map_err(value_error)?;
+        }
         match &self.period {
             None => Ok(n),
             Some(p) => {
@@ -752,13 +761,41 @@ fn period_from(period: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<u32>>> 
 #[pymethods]
 impl Noise {
     #[new]
-    #[pyo3(signature = (name, seed = None, period = None))]
+    #[pyo3(signature = (name, seed = None, period = None, distance = None, ret = None, jitter = None))]
     fn new(
         name: &str,
         seed: Option<&Bound<'_, PyAny>>,
         period: Option<&Bound<'_, PyAny>>,
+        distance: Option<&str>,
+        ret: Option<&str>,
+        jitter: Option<f64>,
     ) -> PyResult<Self> {
         let kind = NoiseKind::from_name(name).map_err(value_error)?;
+        let cellular = if kind == NoiseKind::Cellular {
+            let d = surflet::Cellular::default();
+            let distance = match distance {
+                Some(n) => surflet::CellularDistance::from_name(n).map_err(value_error)?,
+                None => d.distance,
+            };
+            let ret = match ret {
+                Some(n) => surflet::CellularReturn::from_name(n).map_err(value_error)?,
+                None => d.ret,
+            };
+            let jitter = jitter.unwrap_or(d.jitter());
+            Some(surflet::Cellular::new(distance, ret, jitter).map_err(value_error)?)
+        } else {
+            let given = [
+                ("distance", distance.is_some()),
+                ("ret", ret.is_some()),
+                ("jitter", jitter.is_some()),
+            ];
+            if let Some((arg, _)) = given.iter().find(|g| g.1) {
+                return Err(value_error(format!(
+                    "{arg} is an option of cellular noise only, not of {name} noise"
+                )));
+            }
+            None
+        };
         let seed = match seed {
             Some(s) => seed_from(s)?,
             None => 0,
@@ -772,6 +809,7 @@ impl Noise {
                 kind,
                 seed,
                 period: Some(p.clone()),
+                cellular,
             };
             match p.len() {
                 1 => probe.build::<1>().map(|_| ())?,
@@ -780,7 +818,12 @@ impl Noise {
                 _ => probe.build::<4>().map(|_| ())?,
             }
         }
-        Ok(Noise { kind, seed, period })
+        Ok(Noise {
+            kind,
+            seed,
+            period,
+            cellular,
+        })
     }
 
     /// The noise's name, as `surflet sample` takes it.
@@ -801,6 +844,24 @@ impl Noise {
         self.period.clone()
     }
 
+    /// Cellular noise's distance ("euclidean", ...), or None.
+    #[getter]
+    fn distance(&self) -> Option<&'static str> {
+        self.cellular.map(|c| c.distance.name())
+    }
+
+    /// Cellular noise's return value ("f1", ...), or None.
+    #[getter]
+    fn ret(&self) -> Option<&'static str> {
+        self.cellular.map(|c| c.ret.name())
+    }
+
+    /// Cellular noise's jitter, or None.
+    #[getter]
+    fn jitter(&self) -> Option<f64> {
+        self.cellular.map(|c| c.jitter())
+    }
+
     fn __repr__(&self) -> String {
         let mut s = format!("surflet.Noise({:?}, seed={}", self.kind.name(), self.seed);
         if let Some(p) = &self.period {
@@ -811,20 +872,31 @@ impl Noise {
                 if p.len() == 1 { "," } else { "" }
             );
         }
+        if let Some(c) = self.cellular {
+            s += &format!(
+                ", distance={:?}, ret={:?}, jitter={:?}",
+                c.distance.name(),
+                c.ret.name(),
+                c.jitter()
+            );
+        }
         s + ")"
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.cast::<Noise>().is_ok_and(|o| {
             let o = o.get();
-            o.kind == self.kind && o.seed == self.seed && o.period == self.period
+            o.kind == self.kind
+                && o.seed == self.seed
+                && o.period == self.period
+                && o.cellular == self.cellular
         })
     }
 
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        (self.kind, self.seed, &self.period).hash(&mut h);
+        (self.kind, self.seed, &self.period, self.cellular).hash(&mut h);
         h.finish()
     }
 
@@ -832,7 +904,15 @@ impl Noise {
     fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         let py = slf.py();
         let me = slf.get();
-        let args = (me.kind.name(), me.seed, me.period.clone());
+        let c = me.cellular;
+        let args = (
+            me.kind.name(),
+            me.seed,
+            me.period.clone(),
+            c.map(|c| c.distance.name()),
+            c.map(|c| c.ret.name()),
+            c.map(|c| c.jitter()),
+        );
         Ok((slf.get_type(), args)
             .into_pyobject(py)?
             .into_any()

@@ -85,6 +85,8 @@ pub trait Float:
     fn floor(self) -> Self;
     /// Absolute value.
     fn abs(self) -> Self;
+    /// Square root, correctly rounded (IEEE 754), so every backend agrees.
+    fn sqrt(self) -> Self;
     /// True for NaN.
     fn is_nan(self) -> bool;
     /// True unless NaN or infinite.
@@ -138,6 +140,10 @@ macro_rules! impl_float {
             #[inline(always)]
             fn abs(self) -> Self {
                 <$t>::abs(self)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                <$t>::sqrt(self)
             }
             #[inline(always)]
             fn is_nan(self) -> bool {

@@ -435,7 +435,7 @@ impl<const D: usize> Fractal<D> {
                 });
             }
             let seed = octave_seed(noise.seed(), i);
-            let mut n = Noise::new(noise.kind(), seed);
+            let mut n = noise.reseeded(seed);
             if let Some(p) = period {
                 let mut per = [0u32; D];
                 for a in 0..D {
@@ -542,7 +542,7 @@ impl<const D: usize> Fractal<D> {
     /// The same fractal with another seed (and the octave seeds derived from
     /// it).
     pub fn with_seed(&self, seed: u64) -> Self {
-        let mut noise = Noise::new(self.noise.kind(), seed);
+        let mut noise = self.noise.reseeded(seed);
         if let Some(p) = self.noise.period() {
             noise = noise
                 .with_period(p)

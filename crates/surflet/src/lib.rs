@@ -34,6 +34,7 @@
 #![cfg_attr(not(test), warn(missing_docs))]
 
 mod batch;
+pub mod cellular;
 pub mod curl;
 mod error;
 mod float;
@@ -54,6 +55,7 @@ pub mod warp;
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
 
+pub use cellular::{Cellular, CellularDistance, CellularReturn};
 pub use error::Error;
 pub use float::Float;
 pub use grid::{Bounds, Grid};

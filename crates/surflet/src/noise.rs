@@ -1,16 +1,20 @@
 //! The surflet noise family: the public [`Noise`] type.
 
 use crate::batch::{self, Lanes, Source, Work};
+use crate::cellular::Cellular;
 use crate::error::Error;
 use crate::float::Float;
 use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
+use crate::kernel::cellular::CellLanes;
 use crate::kernel::hypercube::{RowCache, hypercube_cached};
-use crate::kernel::select::{Kernel, OpenSimplexK, PerlinK, SimplexK, SimplexValueK, ValueK};
+use crate::kernel::select::{
+    CellularK, Kernel, OpenSimplexK, PerlinK, SimplexK, SimplexValueK, ValueK,
+};
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};
 
-/// The four noises of the surflet family.
+/// The noises of the surflet family.
 ///
 /// | kind | lattice | corner quantity | range |
 /// |---|---|---|---|
@@ -18,6 +22,7 @@ use crate::simd::{Isa, Simd};
 /// | [`Perlin`](NoiseKind::Perlin) | hypercube, quintic blend | gradient ramp | [-1, 1] |
 /// | [`Simplex`](NoiseKind::Simplex) | simplex, radius² ½ | gradient ramp | [-1, 1] |
 /// | [`SimplexValue`](NoiseKind::SimplexValue) | simplex, radius² ½ | value in (-1, 1) | (-1, 1) |
+/// | [`Cellular`](NoiseKind::Cellular) | one feature point per cell | distances ([`Cellular`]) | [-1, 1] |
 ///
 /// Every range is exact: the bound is the supremum over all points and all
 /// gradient assignments, derived in `docs/RANGES.md` and measured by the test
@@ -50,17 +55,21 @@ pub enum NoiseKind {
     /// larger radii ⅔, ¾, ⅘, summing every lattice point within reach;
     /// smoother and slower than [`OpenSimplex2`](Self::OpenSimplex2).
     OpenSimplex2S,
+    /// Cellular (Worley) noise: distances to the nearest feature points,
+    /// one per cell; options in [`Cellular`] ([`Noise::with_cellular`]).
+    Cellular,
 }
 
 impl NoiseKind {
     /// All kinds, in documentation order.
-    pub const ALL: [NoiseKind; 6] = [
+    pub const ALL: [NoiseKind; 7] = [
         NoiseKind::Value,
         NoiseKind::Perlin,
         NoiseKind::Simplex,
         NoiseKind::SimplexValue,
         NoiseKind::OpenSimplex2,
         NoiseKind::OpenSimplex2S,
+        NoiseKind::Cellular,
     ];
 
     /// The name used on the command line and in configs.
@@ -72,6 +81,7 @@ impl NoiseKind {
             NoiseKind::SimplexValue => "simplex-value",
             NoiseKind::OpenSimplex2 => "opensimplex2",
             NoiseKind::OpenSimplex2S => "opensimplex2s",
+            NoiseKind::Cellular => "cellular",
         }
     }
 
@@ -90,7 +100,7 @@ impl NoiseKind {
     /// Dimensions in which this kind can be periodic.
     pub const fn periodic_dims(self) -> &'static [usize] {
         match self {
-            NoiseKind::Value | NoiseKind::Perlin => &[1, 2, 3, 4],
+            NoiseKind::Value | NoiseKind::Perlin | NoiseKind::Cellular => &[1, 2, 3, 4],
             NoiseKind::Simplex | NoiseKind::SimplexValue => &[1, 2, 3],
             // Their 3D lattice is turned by an irrational rotation, and in
             // 2D and 4D periods would need lattices of their own.
@@ -153,6 +163,8 @@ pub struct Noise<const D: usize> {
     seed: u64,
     key: u32,
     period: Option<[u32; D]>,
+    /// Read by cellular noise only; the default for the other kinds.
+    cellular: Cellular,
 }
 
 impl<const D: usize> Noise<D> {
@@ -166,7 +178,65 @@ impl<const D: usize> Noise<D> {
             seed,
             key: crate::seed::key(seed),
             period: None,
+            cellular: Cellular::DEFAULT,
         }
+    }
+
+    /// Sets the options of cellular noise (the defaults are euclidean
+    /// distance, `f1`, jitter 1). Fails if the kind is not
+    /// [`Cellular`](NoiseKind::Cellular).
+    ///
+    /// ```
+    /// use surflet::{Cellular, CellularDistance, CellularReturn, Noise, NoiseKind};
+    /// let params = Cellular::new(CellularDistance::Chebyshev, CellularReturn::F2, 0.8)?;
+    /// let n = Noise::<3>::new(NoiseKind::Cellular, 1).with_cellular(params)?;
+    /// assert_eq!(n.cellular(), Some(params));
+    /// assert!(Noise::<3>::new(NoiseKind::Perlin, 1).with_cellular(params).is_err());
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub fn with_cellular(self, params: Cellular) -> Result<Self, Error> {
+        if self.kind != NoiseKind::Cellular {
+            return Err(Error::Parameter {
+                name: "cellular options".into(),
+                reason: format!("{} noise has none (only cellular noise does)", self.kind),
+            });
+        }
+        Ok(Noise {
+            cellular: params,
+            ..self
+        })
+    }
+
+    /// The cellular options, for cellular noise (`None` for other kinds).
+    ///
+    /// ```
+    /// use surflet::{Cellular, Noise, NoiseKind};
+    /// assert_eq!(Noise::<2>::new(NoiseKind::Cellular, 1).cellular(), Some(Cellular::default()));
+    /// assert_eq!(Noise::<2>::new(NoiseKind::Simplex, 1).cellular(), None);
+    /// ```
+    pub fn cellular(&self) -> Option<Cellular> {
+        (self.kind == NoiseKind::Cellular).then_some(self.cellular)
+    }
+
+    /// The same noise (kind and options) with another seed and no period:
+    /// what fractal octaves and warp components start from.
+    pub(crate) fn reseeded(&self, seed: u64) -> Self {
+        Noise {
+            seed,
+            key: crate::seed::key(seed),
+            period: None,
+            ..*self
+        }
+    }
+
+    /// The noise's lane parameters.
+    #[inline(always)]
+    pub(crate) fn field<S: Simd>(&self, s: S) -> Field<S> {
+        let mut f = Field::new(s, self.key, self.period4());
+        if self.kind == NoiseKind::Cellular {
+            f.cell = CellLanes::new(s, D, &self.cellular);
+        }
+        f
     }
 
     /// Makes the noise tile: `f(p + P·k) = f(p)` exactly for every integer
@@ -246,7 +316,7 @@ impl<const D: usize> Noise<D> {
     #[inline]
     pub fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
         let s = Scalar::<F>::new();
-        let field = Field::new(s, self.key, self.period4());
+        let field = self.field(s);
         let (value, gradient) = self.eval_lanes(s, &field, p);
         Sample { value, gradient }
     }
@@ -384,6 +454,8 @@ impl<const D: usize> Noise<D> {
             (NoiseKind::SimplexValue, true) => SimplexValueK::<true>::eval(s, field, p),
             (NoiseKind::OpenSimplex2, _) => OpenSimplexK::<false>::eval(s, field, p),
             (NoiseKind::OpenSimplex2S, _) => OpenSimplexK::<true>::eval(s, field, p),
+            (NoiseKind::Cellular, false) => CellularK::<false>::eval(s, field, p),
+            (NoiseKind::Cellular, true) => CellularK::<true>::eval(s, field, p),
         }
     }
 
@@ -418,6 +490,8 @@ impl<const D: usize> Noise<D> {
             (NoiseKind::SimplexValue, true) => SimplexValueK::<true>::eval(s, field, p),
             (NoiseKind::OpenSimplex2, _) => OpenSimplexK::<false>::eval(s, field, p),
             (NoiseKind::OpenSimplex2S, _) => OpenSimplexK::<true>::eval(s, field, p),
+            (NoiseKind::Cellular, false) => CellularK::<false>::eval(s, field, p),
+            (NoiseKind::Cellular, true) => CellularK::<true>::eval(s, field, p),
         }
     }
 
@@ -474,7 +548,7 @@ impl<F: Float, const D: usize> Source<F, D> for Noise<D> {
         work: Work<'_, F, D>,
         outs: &mut [&mut [F]],
     ) -> (F, F) {
-        let field = Field::new(s, self.key, self.period4());
+        let field = self.field(s);
         let period = self.period4();
         let on_grid = matches!(work, Work::Grid { .. });
         macro_rules! go {
@@ -507,6 +581,8 @@ impl<F: Float, const D: usize> Source<F, D> for Noise<D> {
             (NoiseKind::SimplexValue, true) => go!(SimplexValueK<true>),
             (NoiseKind::OpenSimplex2, _) => go!(OpenSimplexK<false>),
             (NoiseKind::OpenSimplex2S, _) => go!(OpenSimplexK<true>),
+            (NoiseKind::Cellular, false) => go!(CellularK<false>),
+            (NoiseKind::Cellular, true) => go!(CellularK<true>),
         }
     }
 }

@@ -158,7 +158,7 @@ impl<S: Simd> Oct<S> {
     #[inline(always)]
     fn new<const D: usize>(s: S, o: &OctaveSpec<D>) -> Self {
         Oct {
-            field: Field::new(s, o.noise.key(), o.noise.period4()),
+            field: o.noise.field(s),
             freq: s.c(o.freq),
             offset: core::array::from_fn(|a| s.c(if a < D { o.offset[a] } else { 0.0 })),
             amp: s.c(o.amp),

@@ -3,10 +3,15 @@
 //! [`Evaluator`].
 //!
 //! ```toml
-//! noise = "simplex"          # value | perlin | simplex | simplex-value
+//! noise = "simplex"          # value | perlin | simplex | simplex-value | cellular
 //! seed = 42                  # u64; above 2^63 - 1 write it as a string
 //! frequency = 0.01           # octave 0's frequency
 //! period = [4, 4]            # optional: tile every period / frequency units
+//! distance = "euclidean"     # cellular only: euclidean | euclidean-squared |
+//!                            #   manhattan | chebyshev | hybrid
+//! return = "f1"              # cellular only: f1 | f2 | f2-f1 | f1+f2 | f1*f2 |
+//!                            #   f1/f2 | cell-value
+//! jitter = 1.0               # cellular only: in [0, 1]
 //!
 //! [fractal]                  # optional: without it, one octave of noise
 //! kind = "ridged"            # fbm | ridged | billow | turbulence | hybrid
@@ -45,6 +50,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
+use crate::cellular::{Cellular, CellularDistance, CellularReturn};
 use crate::error::Error;
 use crate::fractal::{Fractal, FractalKind, FractalParams};
 use crate::noise::{MAX_PERIOD, Noise, NoiseKind};
@@ -54,6 +60,32 @@ use crate::warp::{Warp, WarpKind, WarpParams};
 impl Serialize for NoiseKind {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.name())
+    }
+}
+
+impl Serialize for CellularDistance {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for CellularDistance {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        CellularDistance::from_name(&name).map_err(de::Error::custom)
+    }
+}
+
+impl Serialize for CellularReturn {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for CellularReturn {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        CellularReturn::from_name(&name).map_err(de::Error::custom)
     }
 }
 
@@ -91,6 +123,22 @@ pub struct Stack {
     /// The base noise (default `simplex`).
     #[serde(default = "default_noise")]
     pub noise: NoiseKind,
+    /// Cellular noise's distance (default euclidean); an error for other
+    /// noises.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<CellularDistance>,
+    /// Cellular noise's return value, key `return` (default `f1`); an error
+    /// for other noises.
+    #[serde(rename = "return", default, skip_serializing_if = "Option::is_none")]
+    pub ret: Option<CellularReturn>,
+    /// Cellular noise's jitter, in `[0, 1]` (default 1); an error for other
+    /// noises.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_jitter"
+    )]
+    pub jitter: Option<f64>,
     /// The seed (default 0).
     #[serde(default, with = "seed_format")]
     pub seed: u64,
@@ -187,6 +235,9 @@ impl Default for Stack {
     fn default() -> Self {
         Stack {
             noise: default_noise(),
+            distance: None,
+            ret: None,
+            jitter: None,
             seed: 0,
             frequency: 1.0,
             period: None,
@@ -273,6 +324,14 @@ fn finite<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
         return Err(de::Error::custom(format!("must be finite, got {v}")));
     }
     Ok(v)
+}
+
+fn some_jitter<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    let v = f64::deserialize(d)?;
+    Cellular::default()
+        .with_jitter(v)
+        .map_err(|_| de::Error::custom(format!("must be in [0, 1], got {v}")))?;
+    Ok(Some(v))
 }
 
 fn some_positive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
@@ -560,7 +619,39 @@ impl Stack {
         self.plan().map(|_| ())
     }
 
+    /// The cellular options, for a cellular stack; an error naming the key
+    /// if another noise has one.
+    fn cellular(&self) -> Result<Option<Cellular>, Error> {
+        if self.noise != NoiseKind::Cellular {
+            let given = [
+                ("distance", self.distance.is_some()),
+                ("return", self.ret.is_some()),
+                ("jitter", self.jitter.is_some()),
+            ];
+            if let Some((key, _)) = given.iter().find(|g| g.1) {
+                return Err(at(
+                    *key,
+                    format!(
+                        "only cellular noise has a {key}, and the noise is {}",
+                        self.noise
+                    ),
+                ));
+            }
+            return Ok(None);
+        }
+        let d = Cellular::default();
+        let jitter = self.jitter.unwrap_or(d.jitter());
+        Cellular::new(
+            self.distance.unwrap_or(d.distance),
+            self.ret.unwrap_or(d.ret),
+            jitter,
+        )
+        .map(Some)
+        .map_err(|_| at("jitter", format!("must be in [0, 1], got {jitter}")))
+    }
+
     fn plan(&self) -> Result<Plan, Error> {
+        self.cellular()?;
         if !(self.frequency.is_finite() && self.frequency > 0.0) {
             return Err(at(
                 "frequency",
@@ -707,7 +798,11 @@ impl Stack {
     /// in `D` dimensions, or an octave period past 65536.
     pub fn build<const D: usize>(&self) -> Result<Evaluator<D>, Error> {
         let plan = self.plan()?;
+        let cellular = self.cellular()?;
         let mut noise = Noise::<D>::new(self.noise, self.seed);
+        if let Some(c) = cellular {
+            noise = noise.with_cellular(c)?;
+        }
         if let Some(p) = &self.period {
             noise = noise
                 .with_period(to_array::<D>(p, "period")?)
@@ -719,6 +814,11 @@ impl Stack {
             None => (None, fractal.program().clone()),
             Some(w) => {
                 let mut wn = Noise::<D>::new(w.noise, w.seed);
+                // A cellular warp takes the stack's cellular options (the
+                // defaults if the stack's noise is another).
+                if w.noise == NoiseKind::Cellular {
+                    wn = wn.with_cellular(cellular.unwrap_or_default())?;
+                }
                 if let Some(p) = &w.period {
                     wn = wn
                         .with_period(to_array::<D>(p, "period")?)

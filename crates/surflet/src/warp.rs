@@ -178,7 +178,7 @@ impl<const D: usize> Warp<D> {
         }
         let mut components = Vec::with_capacity(D);
         for a in 0..D {
-            let mut n = Noise::new(noise.kind(), derive(noise.seed(), WARP_SALT, a as u64));
+            let mut n = noise.reseeded(derive(noise.seed(), WARP_SALT, a as u64));
             if let Some(p) = noise.period() {
                 n = n.with_period(p)?;
             }

@@ -74,7 +74,7 @@ pub struct RenderArgs {
 
     /// The noise kind [default: simplex]
     ///
-    /// value, perlin, simplex or simplex-value [default: simplex, or the
+    /// value, perlin, simplex, simplex-value or cellular [default: simplex, or the
     /// config's].
     #[arg(long, short = 'n', value_name = "KIND", value_parser = stack_args::noise_kind(), hide_possible_values = true, help_heading = "Noise")]
     pub noise: Option<NoiseKind>,

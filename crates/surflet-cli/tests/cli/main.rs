@@ -6,6 +6,7 @@ mod common;
 
 mod analyze;
 mod bench;
+mod cellular;
 mod cli_coherence;
 mod config_roundtrip;
 mod gallery;

@@ -14,10 +14,17 @@ _Out = Union[npt.NDArray[np.floating[Any]], Tuple[npt.NDArray[np.floating[Any]],
 
 @final
 class Noise:
-    """One family noise: ``Noise(name, seed=0, period=None)``."""
+    """One family noise: ``Noise(name, seed=0, period=None, distance=None,
+    ret=None, jitter=None)``; the last three are cellular noise's options."""
 
     def __new__(
-        cls, name: str, seed: Optional[int] = None, period: Optional[Sequence[int]] = None
+        cls,
+        name: str,
+        seed: Optional[int] = None,
+        period: Optional[Sequence[int]] = None,
+        distance: Optional[str] = None,
+        ret: Optional[str] = None,
+        jitter: Optional[float] = None,
     ) -> "Noise": ...
     @property
     def name(self) -> str: ...
@@ -25,6 +32,12 @@ class Noise:
     def seed(self) -> int: ...
     @property
     def period(self) -> Optional[list[int]]: ...
+    @property
+    def distance(self) -> Optional[str]: ...
+    @property
+    def ret(self) -> Optional[str]: ...
+    @property
+    def jitter(self) -> Optional[float]: ...
     def sample(
         self,
         points: _Points,

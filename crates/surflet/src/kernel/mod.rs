@@ -10,6 +10,7 @@
 // reads better there than zipped iterators.
 #![allow(clippy::needless_range_loop)]
 
+pub(crate) mod cellular;
 pub(crate) mod hypercube;
 pub(crate) mod nd;
 pub(crate) mod opensimplex;
@@ -47,6 +48,8 @@ pub(crate) struct Field<S: Simd> {
     pub double_period: [S::U; 4],
     pub period_f: [S::F; 4],
     pub period_inv: [S::F; 4],
+    /// Cellular noise's options (unused by the other kernels).
+    pub cell: cellular::CellLanes<S>,
 }
 
 impl<S: Simd> Field<S> {
@@ -62,6 +65,7 @@ impl<S: Simd> Field<S> {
             double_period: [zu; 4],
             period_f: [one; 4],
             period_inv: [one; 4],
+            cell: cellular::CellLanes::unused(s),
         };
         // Single-point calls build a field each time: skip the divisions for
         // axes without a period.

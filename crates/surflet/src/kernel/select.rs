@@ -180,3 +180,26 @@ impl<const D: usize, const SUPER: bool> Kernel<D> for OpenSimplexK<SUPER> {
         opensimplex::<S, D, SUPER>(s, field, p)
     }
 }
+
+#[derive(Clone, Copy)]
+pub(crate) struct CellularK<const P: bool>;
+
+impl<const D: usize, const P: bool> Kernel<D> for CellularK<P> {
+    type Cache<S: Simd> = ();
+    #[inline(always)]
+    fn new_cache<S: Simd>(_: S, _: bool) {}
+    #[inline(always)]
+    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+        super::cellular::cellular::<S, D, P>(s, field, p)
+    }
+    #[inline(always)]
+    fn eval_cached<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        _: &[u32; 4],
+        p: [S::F; D],
+        _: &mut (),
+    ) -> (S::F, [S::F; D]) {
+        super::cellular::cellular::<S, D, P>(s, field, p)
+    }
+}

@@ -50,6 +50,8 @@ pub trait Simd: Copy + Send + Sync + 'static {
     fn floor(self, a: Self::F) -> Self::F;
     fn neg(self, a: Self::F) -> Self::F;
     fn abs(self, a: Self::F) -> Self::F;
+    /// Correctly rounded square root (exact IEEE, like the arithmetic).
+    fn sqrt(self, a: Self::F) -> Self::F;
 
     fn lt(self, a: Self::F, b: Self::F) -> Self::M;
     fn le(self, a: Self::F, b: Self::F) -> Self::M;

@@ -71,6 +71,10 @@ impl<E: Float> Simd for Scalar<E> {
         a.abs()
     }
     #[inline(always)]
+    fn sqrt(self, a: E) -> E {
+        a.sqrt()
+    }
+    #[inline(always)]
     fn lt(self, a: E, b: E) -> bool {
         a < b
     }

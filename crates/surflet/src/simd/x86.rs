@@ -122,6 +122,10 @@ impl Simd for Avx2F32 {
         arch!(_mm256_andnot_ps(_mm256_set1_ps(-0.0), a))
     }
     #[inline(always)]
+    fn sqrt(self, a: __m256) -> __m256 {
+        arch!(_mm256_sqrt_ps(a))
+    }
+    #[inline(always)]
     fn lt(self, a: __m256, b: __m256) -> __m256 {
         arch!(_mm256_cmp_ps::<_CMP_LT_OQ>(a, b))
     }
@@ -302,6 +306,10 @@ impl Simd for Avx2F64 {
     #[inline(always)]
     fn abs(self, a: __m256d) -> __m256d {
         arch!(_mm256_andnot_pd(_mm256_set1_pd(-0.0), a))
+    }
+    #[inline(always)]
+    fn sqrt(self, a: __m256d) -> __m256d {
+        arch!(_mm256_sqrt_pd(a))
     }
     #[inline(always)]
     fn lt(self, a: __m256d, b: __m256d) -> __m256d {
@@ -493,6 +501,10 @@ impl Simd for Avx512F32 {
     #[inline(always)]
     fn abs(self, a: __m512) -> __m512 {
         arch!(_mm512_abs_ps(a))
+    }
+    #[inline(always)]
+    fn sqrt(self, a: __m512) -> __m512 {
+        arch!(_mm512_sqrt_ps(a))
     }
     #[inline(always)]
     fn lt(self, a: __m512, b: __m512) -> __mmask16 {
@@ -696,6 +708,10 @@ impl Simd for Avx512F64 {
     #[inline(always)]
     fn abs(self, a: __m512d) -> __m512d {
         arch!(_mm512_abs_pd(a))
+    }
+    #[inline(always)]
+    fn sqrt(self, a: __m512d) -> __m512d {
+        arch!(_mm512_sqrt_pd(a))
     }
     #[inline(always)]
     fn lt(self, a: __m512d, b: __m512d) -> __mmask8 {

@@ -39,7 +39,13 @@ fn check<const D: usize>(noise: Noise<D>, seed: u64, range: f64) -> f64 {
 }
 
 fn all<const D: usize>(period: [u32; D]) {
-    for kind in NoiseKind::ALL {
+    // Cellular noise is not differentiable on its Voronoi borders, so a
+    // central difference that straddles one disagrees; tests/suite/cellular.rs
+    // checks its gradient away from them.
+    for kind in NoiseKind::ALL
+        .into_iter()
+        .filter(|&k| k != NoiseKind::Cellular)
+    {
         let n = Noise::<D>::new(kind, 0x5EED);
         let w = check(n, 1, 100.0);
         println!("{kind} {D}D: worst |analytic - central difference| = {w:.2e}");

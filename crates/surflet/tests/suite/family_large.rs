@@ -32,7 +32,10 @@ fn at_2_40<const D: usize>() {
                 s.value
             );
             let h = 2f64.powi(-9);
-            for a in 0..D {
+            // A 2^-9 step often straddles a crease of cellular noise (a
+            // Voronoi border): its value and range are checked, not this.
+            let creased = noise.kind() == NoiseKind::Cellular;
+            for a in (0..D).filter(|_| !creased) {
                 let (mut lo, mut hi) = (p, p);
                 lo[a] -= h;
                 hi[a] += h;
@@ -167,7 +170,12 @@ fn f32_agreement<const D: usize>(k: i32, rng: &mut SmallRng) -> [(f64, f64); 3] 
     // in every dimension, and its quartic surflets, scaled by 100 or so,
     // have steeper gradients than simplex noise's.
     let mut worst = [(0.0f64, 0.0f64); 3];
-    for kind in NoiseKind::ALL {
+    // Cellular noise's gradient is ill-conditioned near its feature points
+    // and creased on its borders; its precision is not this table's.
+    for kind in NoiseKind::ALL
+        .into_iter()
+        .filter(|&k| k != NoiseKind::Cellular)
+    {
         let skewed =
             matches!(kind, NoiseKind::Simplex | NoiseKind::SimplexValue) && (D == 2 || D == 4);
         let open = matches!(kind, NoiseKind::OpenSimplex2 | NoiseKind::OpenSimplex2S);

@@ -34,7 +34,13 @@ fn check<const D: usize>(noise: Noise<D>, range: f64) -> (f64, f64) {
 }
 
 fn all<const D: usize>(period: [u32; D]) {
-    for kind in NoiseKind::ALL {
+    // Cellular noise's gradient jumps on its Voronoi borders and turns
+    // fast near its feature points, so f32 and f64 can disagree there by
+    // more than rounding; tests/suite/cellular.rs covers its bits and gradients.
+    for kind in NoiseKind::ALL
+        .into_iter()
+        .filter(|&k| k != NoiseKind::Cellular)
+    {
         let n = Noise::<D>::new(kind, 99);
         let mut cases = vec![(n, 1000.0)];
         if let Ok(p) = n.with_period(period) {

@@ -92,7 +92,14 @@ fn different_seeds_are_uncorrelated() {
         (0, 1 << 63),
         (7, !7),
     ];
-    for kind in NoiseKind::ALL {
+    // Cellular noise is not zero-mean at a given position in its cell (f1
+    // is smaller near the cell centre on average), and every seed shares the
+    // lattice, so two seeds correlate through the position alone (measured
+    // 0.022 in 1D); tests/suite/cellular.rs checks that its seeds differ.
+    for kind in NoiseKind::ALL
+        .into_iter()
+        .filter(|&k| k != NoiseKind::Cellular)
+    {
         for (s1, s2) in pairs {
             let r = [
                 correlation::<1>(kind, s1, s2),

@@ -10,6 +10,8 @@ mod common;
 mod fractal_common;
 
 mod batch_errors;
+#[allow(clippy::needless_range_loop)]
+mod cellular;
 mod curl_divergence;
 mod family_bitexact;
 mod family_continuity;

@@ -20,6 +20,9 @@ fn data(name: &str) -> String {
 fn sample() -> Stack {
     Stack {
         noise: NoiseKind::SimplexValue,
+        distance: None,
+        ret: None,
+        jitter: None,
         seed: u64::MAX - 5,
         frequency: 0.01,
         period: Some(vec![4, 8]),
@@ -83,6 +86,9 @@ fn commented_file_gets_the_defaults() {
         s,
         Stack {
             noise: NoiseKind::Perlin,
+            distance: None,
+            ret: None,
+            jitter: None,
             seed: 0xDEAD_BEEF,
             frequency: 1.0,
             period: None,
@@ -140,6 +146,9 @@ fn random_stacks_round_trip_unchanged() {
         }
         let s = Stack {
             noise: NoiseKind::ALL[i % 4],
+            distance: None,
+            ret: None,
+            jitter: None,
             seed: rng.random(),
             frequency: rng.random_range(1e-4..10.0),
             period: None,

@@ -8,7 +8,7 @@
 //! is skipped (and counted) when such a crease of the field, at the warped
 //! point, lies inside the finite-difference stencil.
 
-use crate::fractal_common::{Tally, central, moved, points, reference};
+use crate::fractal_common::{Tally, central, moved, points, reference, smooth_kinds};
 use surflet::{Fractal, FractalKind, FractalParams, Noise, NoiseKind, Warp, WarpKind, WarpParams};
 
 const H: f64 = 1e-6;
@@ -17,7 +17,7 @@ const POINTS: usize = 1000;
 
 fn warps<const D: usize>(kind: WarpKind) -> Vec<(String, Warp<D>)> {
     let mut out = Vec::new();
-    for (k, noise) in NoiseKind::ALL.into_iter().enumerate() {
+    for (k, noise) in smooth_kinds().into_iter().enumerate() {
         let field_kind = if k % 2 == 0 {
             FractalKind::Fbm
         } else {

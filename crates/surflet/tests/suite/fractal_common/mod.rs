@@ -6,7 +6,19 @@
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
-use surflet::{Fractal, FractalKind};
+use surflet::{Fractal, FractalKind, NoiseKind};
+
+/// Every noise kind whose gradient is continuous: all but cellular noise,
+/// which is creased on its Voronoi borders. Central differences that
+/// straddle a crease disagree with either one-sided gradient, so the
+/// finite-difference tests of fractals and warps use these kinds and
+/// `cellular.rs` checks cellular fractals away from the creases.
+pub fn smooth_kinds() -> Vec<NoiseKind> {
+    NoiseKind::ALL
+        .into_iter()
+        .filter(|&k| k != NoiseKind::Cellular)
+        .collect()
+}
 
 /// A reference evaluation: the value and the "smoothness state": the sign of
 /// every octave's noise (where |n| has its crease) and every clamp's state.
