@@ -367,7 +367,7 @@ impl<const D: usize> Noise<D> {
         let outs = batch_outs(out, gradient);
         batch::check(isa, n, &outs, true)?;
         batch::check_coords(&coords, n)?;
-        batch::drive(self, isa, grad, Work::Points(coords), outs);
+        by_kind!(self, src => batch::drive(src, isa, grad, Work::Points(coords), outs));
         Ok(())
     }
 
@@ -414,16 +414,12 @@ impl<const D: usize> Noise<D> {
         let grad = gradient.is_some();
         let outs = batch_outs(out, gradient);
         batch::check(isa, grid.len(), &outs, true)?;
-        Ok(batch::grid_bounds(batch::drive(
-            self,
-            isa,
-            grad,
-            Work::Grid {
-                axes: grid.axes(),
-                start: 0,
-            },
-            outs,
-        )))
+        let work = Work::Grid {
+            axes: grid.axes(),
+            start: 0,
+        };
+        let bounds = by_kind!(self, src => batch::drive(src, isa, grad, work, outs));
+        Ok(batch::grid_bounds(bounds))
     }
 
     pub(crate) fn period4(&self) -> [u32; 4] {
@@ -539,7 +535,27 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
     }
 }
 
-impl<F: Float, const D: usize> Source<F, D> for Noise<D> {
+/// One kind's kernel as a batch source. The kind is matched before the
+/// backend is chosen ([`by_kind`]), so each backend's `#[target_feature]`
+/// entry point holds one kernel. With the match inside, an unoptimised
+/// build (a user's debug build instantiates these generics in their crate)
+/// gave every kind's inlined kernel its own stack slots in one frame, which
+/// overflowed a 2 MiB rayon worker stack once cellular noise was added.
+struct KindSource<'a, K, const D: usize> {
+    noise: &'a Noise<D>,
+    kernel: core::marker::PhantomData<fn() -> K>,
+}
+
+impl<'a, K, const D: usize> KindSource<'a, K, D> {
+    fn new(noise: &'a Noise<D>) -> Self {
+        KindSource {
+            noise,
+            kernel: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<F: Float, K: Kernel<D>, const D: usize> Source<F, D> for KindSource<'_, K, D> {
     #[inline(always)]
     fn run<S: Simd<E = F>>(
         &self,
@@ -548,41 +564,52 @@ impl<F: Float, const D: usize> Source<F, D> for Noise<D> {
         work: Work<'_, F, D>,
         outs: &mut [&mut [F]],
     ) -> (F, F) {
-        let field = self.field(s);
-        let period = self.period4();
-        let on_grid = matches!(work, Work::Grid { .. });
-        macro_rules! go {
-            ($k:ty) => {
-                if grad {
-                    let l = NoiseLanes::<S, $k, D, true> {
-                        field: &field,
-                        period,
-                        cache: core::cell::RefCell::new(<$k as Kernel<D>>::new_cache(s, on_grid)),
-                    };
-                    batch::exec(s, &l, work, outs)
-                } else {
-                    let l = NoiseLanes::<S, $k, D, false> {
-                        field: &field,
-                        period,
-                        cache: core::cell::RefCell::new(<$k as Kernel<D>>::new_cache(s, on_grid)),
-                    };
-                    batch::exec(s, &l, work, outs)
-                }
+        let field = self.noise.field(s);
+        let period = self.noise.period4();
+        let cache = K::new_cache(s, matches!(work, Work::Grid { .. }));
+        if grad {
+            let l = NoiseLanes::<S, K, D, true> {
+                field: &field,
+                period,
+                cache: core::cell::RefCell::new(cache),
             };
-        }
-        match (self.kind, self.period.is_some()) {
-            (NoiseKind::Value, false) => go!(ValueK<false>),
-            (NoiseKind::Value, true) => go!(ValueK<true>),
-            (NoiseKind::Perlin, false) => go!(PerlinK<false>),
-            (NoiseKind::Perlin, true) => go!(PerlinK<true>),
-            (NoiseKind::Simplex, false) => go!(SimplexK<false>),
-            (NoiseKind::Simplex, true) => go!(SimplexK<true>),
-            (NoiseKind::SimplexValue, false) => go!(SimplexValueK<false>),
-            (NoiseKind::SimplexValue, true) => go!(SimplexValueK<true>),
-            (NoiseKind::OpenSimplex2, _) => go!(OpenSimplexK<false>),
-            (NoiseKind::OpenSimplex2S, _) => go!(OpenSimplexK<true>),
-            (NoiseKind::Cellular, false) => go!(CellularK<false>),
-            (NoiseKind::Cellular, true) => go!(CellularK<true>),
+            batch::exec(s, &l, work, outs)
+        } else {
+            let l = NoiseLanes::<S, K, D, false> {
+                field: &field,
+                period,
+                cache: core::cell::RefCell::new(cache),
+            };
+            batch::exec(s, &l, work, outs)
         }
     }
 }
+
+/// Evaluates `$body` with `$src` bound to the [`KindSource`] of `$noise`'s
+/// kind (and whether it is periodic).
+macro_rules! by_kind {
+    ($noise:expr, $src:ident => $body:expr) => {{
+        let noise = $noise;
+        macro_rules! arm {
+            ($k:ty) => {{
+                let $src = &KindSource::<$k, D>::new(noise);
+                $body
+            }};
+        }
+        match (noise.kind, noise.period.is_some()) {
+            (NoiseKind::Value, false) => arm!(ValueK<false>),
+            (NoiseKind::Value, true) => arm!(ValueK<true>),
+            (NoiseKind::Perlin, false) => arm!(PerlinK<false>),
+            (NoiseKind::Perlin, true) => arm!(PerlinK<true>),
+            (NoiseKind::Simplex, false) => arm!(SimplexK<false>),
+            (NoiseKind::Simplex, true) => arm!(SimplexK<true>),
+            (NoiseKind::SimplexValue, false) => arm!(SimplexValueK<false>),
+            (NoiseKind::SimplexValue, true) => arm!(SimplexValueK<true>),
+            (NoiseKind::OpenSimplex2, _) => arm!(OpenSimplexK<false>),
+            (NoiseKind::OpenSimplex2S, _) => arm!(OpenSimplexK<true>),
+            (NoiseKind::Cellular, false) => arm!(CellularK<false>),
+            (NoiseKind::Cellular, true) => arm!(CellularK<true>),
+        }
+    }};
+}
+use by_kind;

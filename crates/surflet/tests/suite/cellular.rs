@@ -447,6 +447,9 @@ fn gradients_match_central_differences() {
     gradient_matches::<4>();
 }
 
+/// A field's value and gradient at a point.
+type Sampler<const D: usize> = dyn Fn([f64; D]) -> (f64, [f64; D]);
+
 /// Fractals and warps of cellular noise carry the gradient through the
 /// chain rule like those of the smooth kinds (`fractal_gradients.rs`,
 /// `warp_gradients.rs`), checked the same way as the plain noise above:
@@ -456,7 +459,7 @@ fn composed_gradients_match<const D: usize>() {
     let mut rng = SmallRng::seed_from_u64(31 + D as u64);
     let h = 1e-6;
     let total = 300;
-    let mut fields: Vec<(String, Box<dyn Fn([f64; D]) -> (f64, [f64; D])>)> = Vec::new();
+    let mut fields: Vec<(String, Box<Sampler<D>>)> = Vec::new();
     for (i, kind) in FractalKind::ALL.into_iter().enumerate() {
         let (d, r) = (
             CellularDistance::ALL[i % 5],

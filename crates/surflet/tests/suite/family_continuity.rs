@@ -16,7 +16,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
-use surflet::reference::simplex2012;
+use surflet::reference::{classic2005, perlin2002, simplex2012};
 use surflet::{Noise, NoiseKind};
 
 const EPS: f64 = 1e-9;
@@ -225,4 +225,114 @@ fn the_search_finds_the_seams_of_radius_0_6() {
     println!("simplex2012-java 3D: {n3} crossings, largest jump {worst3:.2e}");
     println!("simplex2012-java 4D: {n4} crossings, largest jump {worst4:.2e}");
     assert!(worst3 > 1e-4 && worst4 > 1e-4);
+}
+
+/// Largest jump, across a crossing found as in `worst_jump`, of the
+/// directional derivative along the segment: analytic (`Some`, the family) and
+/// from one-sided difference quotients that stay on each side (every row; the
+/// only way to see the references' gradients, which they do not return).
+fn directional_jumps<const D: usize>(
+    f: impl Fn([f64; D]) -> f64,
+    grad: Option<&dyn Fn([f64; D]) -> [f64; D]>,
+    id: impl Fn(&[f64]) -> Id,
+) -> (usize, Option<f64>, f64) {
+    const DELTA: f64 = 1e-6;
+    let mut rng = SmallRng::seed_from_u64(9);
+    let (mut found, mut analytic, mut quotient) = (0, 0.0f64, 0.0f64);
+    while found < 2000 {
+        let a: [f64; D] = core::array::from_fn(|_| rng.random_range(-20.0..20.0));
+        let dir: [f64; D] = core::array::from_fn(|_| rng.random_range(-1.0..1.0));
+        let norm = dir.iter().map(|v| v * v).sum::<f64>().sqrt();
+        let u: [f64; D] = core::array::from_fn(|k| dir[k] / norm);
+        let at = |t: f64| -> [f64; D] { core::array::from_fn(|k| a[k] + t * u[k]) };
+        let (mut lo, mut hi) = (0.0, 0.25);
+        let id_lo = id(&at(lo));
+        if id(&at(hi)) == id_lo {
+            continue;
+        }
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if id(&at(mid)) == id_lo {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let (t0, t1) = (lo - EPS, hi + EPS);
+        // Each quotient steps away from the crossing, so both stay in their
+        // own piece unless another face is within DELTA (rare; it could only
+        // make a smooth row look rough, never hide a jump).
+        let before = (f(at(t0)) - f(at(t0 - DELTA))) / DELTA;
+        let after = (f(at(t1 + DELTA)) - f(at(t1))) / DELTA;
+        quotient = quotient.max((after - before).abs());
+        if let Some(g) = grad {
+            let dot = |p: [f64; D]| g(p).iter().zip(&u).map(|(x, y)| x * y).sum::<f64>();
+            analytic = analytic.max((dot(at(t1)) - dot(at(t0))).abs());
+        }
+        found += 1;
+    }
+    (found, grad.map(|_| analytic), quotient)
+}
+
+/// The gradient-continuity table of `docs/QUALITY.md`: every family noise
+/// across its cell and simplex faces, and the references with radius² 0.6
+/// (Gustavson's 2012 Java simplex noise in 3D and 4D; its 2D uses 0.5) and
+/// the classic and improved Perlin noise of the seed documents. Run with
+/// `cargo test --release -p surflet --test suite gradient_jump_table --
+/// --ignored --nocapture`.
+#[test]
+#[ignore = "prints a table for docs/QUALITY.md"]
+fn gradient_jump_table() {
+    fn family<const D: usize>(kind: NoiseKind) {
+        let n = Noise::<D>::new(kind, 11);
+        let g = |p: [f64; D]| n.sample(p).gradient;
+        let (found, analytic, quotient) =
+            directional_jumps::<D>(|p| n.get(p), Some(&g), piece::<D>(kind, false));
+        println!(
+            "| {kind} | {D}D | {found} | {:.1e} | {quotient:.1e} |",
+            analytic.unwrap()
+        );
+    }
+    fn reference<const D: usize>(
+        name: &str,
+        f: impl Fn([f64; D]) -> f64,
+        id: impl Fn(&[f64]) -> Id,
+    ) {
+        let (found, _, quotient) = directional_jumps::<D>(f, None, id);
+        println!("| {name} | {D}D | {found} | – | {quotient:.1e} |");
+    }
+    println!("| noise | dim | crossings | analytic gradient | one-sided quotients |");
+    println!("|---|---|--:|--:|--:|");
+    for kind in NoiseKind::ALL {
+        family::<1>(kind);
+        family::<2>(kind);
+        family::<3>(kind);
+        family::<4>(kind);
+    }
+    let (f2, f4) = ((3f64.sqrt() - 1.0) / 2.0, (5f64.sqrt() - 1.0) / 4.0);
+    reference::<2>(
+        "simplex2012-java (r² 0.5)",
+        |p| simplex2012::noise2(p[0], p[1]),
+        |p| skewed_id(p, f2),
+    );
+    reference::<3>(
+        "simplex2012-java (r² 0.6)",
+        |p| simplex2012::noise3(p[0], p[1], p[2]),
+        |p| skewed_id(p, 1.0 / 3.0),
+    );
+    reference::<4>(
+        "simplex2012-java (r² 0.6)",
+        |p| simplex2012::noise4(p[0], p[1], p[2], p[3]),
+        |p| skewed_id(p, f4),
+    );
+    reference::<3>(
+        "classic2005-java (fade 3t² − 2t³)",
+        |p| classic2005::noise3(p[0], p[1], p[2]),
+        hypercube_id,
+    );
+    reference::<3>(
+        "perlin2002-java (improved)",
+        |p| perlin2002::noise(p[0], p[1], p[2]),
+        hypercube_id,
+    );
 }
