@@ -4,18 +4,22 @@
 #
 #   bench/run.sh --both          # the final measurement: builds both, then
 #                                # measures the default build and the native
-#                                # one (about 6.5 minutes of measuring each)
+#                                # one (about 9.5 minutes of measuring each)
 #   bench/run.sh                 # the default (portable) build only
 #   bench/run.sh --native [...]  # every Rust crate built with
 #                                # RUSTFLAGS="-C target-cpu=native" (own target dir)
 #   bench/run.sh 'simplex2d'     # only groups/ids matching a criterion filter
+#   bench/run.sh '^(opensimplex2|cellular)'
+#                                # only issue 13's new-noise groups (~3 min)
 #   bench/run.sh --table-only    # reprint the tables from the last run
 #   bench/run.sh --native --table-only
 #   bench/run.sh --both --table-only
 #
 # Arguments after the mode are passed to criterion (a filter, or e.g.
 # `--measurement-time 2`). Each build's tables are also written to
-# target/tables.md and target/native/tables.md.
+# target/tables.md and target/native/tables.md. A CARGO_TARGET_DIR set by the
+# caller replaces `target` in those paths (e.g. to reuse another checkout's
+# build of the peers: FastNoise2's C++ takes minutes to build).
 #
 # Needs cmake, a C++17 compiler and libclang (FastNoise2 is C++, bound with
 # bindgen): `apt-get install -y cmake libclang-dev g++`. No network is needed
@@ -35,15 +39,17 @@ if [[ "${1:-}" == "--table-only" ]]; then
     shift
 fi
 
+base_target=${CARGO_TARGET_DIR:-target}
+
 # Sets RUSTFLAGS, CARGO_TARGET_DIR and the build label for a mode.
 use_mode() {
     if [[ $1 == native ]]; then
         export RUSTFLAGS="-C target-cpu=native"
-        export CARGO_TARGET_DIR=target/native
+        export CARGO_TARGET_DIR=$base_target/native
         label='RUSTFLAGS="-C target-cpu=native"'
     else
         unset RUSTFLAGS
-        export CARGO_TARGET_DIR=target
+        export CARGO_TARGET_DIR=$base_target
         label="default build (portable: runtime dispatch)"
     fi
 }

@@ -7,8 +7,9 @@ iteration over the samples per iteration (the group's throughput), in
 Msamples/s (millions of samples a second, higher is faster).
 
 First, one summary table per section of workloads (issue 11's table,
-quick-noise's headline, the rest): a row per workload, a column per library
-and call, all single-threaded f32 except the column that says "2 threads":
+quick-noise's headline, the rest, issue 13's new noises), with the section's
+note where it has one (NOTES): a row per workload, a column per library and
+call, all single-threaded f32 except the column that says "2 threads":
 
 * surflet `fill` (point arrays), `grid`, and `grid` on 2 threads;
 * FastNoise2: the better of `GenUniformGrid` and `GenPositionArray`;
@@ -65,7 +66,41 @@ SECTIONS = [
             ("value3d 128x128x128", "3D value 128³"),
         ],
     ),
+    (
+        "New noises (issue 13): OpenSimplex2, OpenSimplex2S, cellular (spacing 0.03)",
+        [
+            ("opensimplex2 2d 1024x1024", "2D OpenSimplex2 1024²"),
+            ("opensimplex2 3d 128x128x128", "3D OpenSimplex2 128³"),
+            ("opensimplex2s 2d 1024x1024", "2D OpenSimplex2S 1024²"),
+            ("opensimplex2s 3d 128x128x128", "3D OpenSimplex2S 128³"),
+            ("cellular2d 1024x1024", "2D cellular 1024²"),
+            ("cellular3d 128x128x128", "3D cellular 128³"),
+        ],
+    ),
 ]
+
+# Printed under a section's title: where its rows do not compute exactly
+# surflet's function (details in benches/noise.rs, "The new noises").
+NOTES = {
+    SECTIONS[3][0]: (
+        "Cellular: euclidean distance, f1 (distance to the nearest feature point), "
+        "jitter 1, one feature point per unit cell in every library. surflet places "
+        "the point uniformly in its cell (exact search), and so do quick-noise (the "
+        "2ᴰ nearest cells, widened when a nearer point is possible) and libnoise "
+        "(3×3(×3) cells); FastNoise2 and fastnoise-lite put it on a "
+        "circle/sphere of radius 0.437/0.396 round the cell centre (their jitter 1), "
+        "and simdnoise is given those radii; noise-rs's `Worley` searches only the "
+        "2ᴰ nearest cells. simdnoise returns f1² and its 3D cellular search is broken "
+        "(simdnoise 3.1.6: the z loop steps from the y cell), so its 3D row is not a "
+        "Worley field. quick-noise's grid path has no 3D cellular. "
+        "OpenSimplex2/2S: in 3D, FastNoise2, fastnoise-lite and the opensimplex2 crate "
+        "use radius² 0.6 for OpenSimplex2 (surflet ½) and FastNoise2 its own lattice "
+        "orientation. noise-rs has neither noise: its OpenSimplex2 column is the "
+        "original 2014 OpenSimplex (coordinates scaled to the same lattice-point "
+        "density) and its OpenSimplex2S column `SuperSimplex` (OpenSimplex2S's "
+        "predecessor). quick-noise, simdnoise and libnoise have no OpenSimplex2."
+    ),
+}
 OTHER = "Other workloads"
 
 # Summary columns, in order: (title, matcher on a row).
@@ -169,6 +204,8 @@ def summary(title, entries, groups):
         if any(m(r) for g, _ in entries for r in groups[g])
     ]
     print(f"### {title}\n")
+    if title in NOTES:
+        print(NOTES[title] + "\n")
     print(
         "Msamples/s, one thread unless stated, f32 (noise-rs, libnoise and "
         "opensimplex2 compute in f64; the scalar peers are called per point in a loop).\n"

@@ -1,5 +1,6 @@
 //! surflet against its peers, side by side, in one criterion run (the
-//! workloads of issue 11).
+//! workloads of issue 11, and those of issue 13's new noises: OpenSimplex2,
+//! OpenSimplex2S and cellular noise; see "The new noises" below).
 //!
 //! Every group is one workload: the same number of samples on the same
 //! uniform grid, the same lattice step (lattice cells between neighbouring
@@ -19,10 +20,11 @@
 //!   level (what the `fastnoise2` crate's `SafeNode` picks);
 //! * quick-noise 0.3, 2D and 3D: its batch path (`BatchNoise`), fed from
 //!   coordinate slices and from its own grid iterators (`Grid::x_iter()`),
-//!   and, for Perlin and value noise, its uniform-grid path
-//!   (`Grid::builder`), all through its documented runtime dispatch
-//!   (`#[dispatch_simd]`: AVX-512 > AVX2 > SSE4.2 > scalar);
-//! * simdnoise (simplex only, its grid builder; AVX2 is its widest path);
+//!   and, for Perlin and value noise and 2D cellular noise, its
+//!   uniform-grid path (`Grid::builder`), all through its documented runtime
+//!   dispatch (`#[dispatch_simd]`: AVX-512 > AVX2 > SSE4.2 > scalar);
+//! * simdnoise (simplex and cellular, its grid builder; AVX2 is its widest
+//!   path);
 //! * in the plain-noise groups only, the scalar Rust peers (fastnoise-lite,
 //!   noise-rs, libnoise, opensimplex2), called once per point in a loop
 //!   that writes into a preallocated buffer, exactly as a user would.
@@ -45,7 +47,83 @@
 //!   inputs makes the two paths compute the same field, in 2D; checked);
 //! * simdnoise and fastnoise-lite: integer grid positions with their
 //!   frequency set to `s·f`;
-//! * noise-rs, libnoise, opensimplex2 (no frequency): `i·(s·f)` in f64.
+//! * noise-rs, libnoise, opensimplex2 (no frequency): `i·(s·f)` in f64
+//!   (noise-rs's `OpenSimplex` alone is scaled further, see below).
+//!
+//! # The new noises (issue 13)
+//!
+//! Six plain workloads, spacing 0.03: OpenSimplex2 and OpenSimplex2S in 2D
+//! (1024²) and 3D (128³), and cellular noise in 2D (1024²) and 3D (128³),
+//! euclidean distance, `f1` (distance to the nearest feature point), jitter
+//! 1 (`surflet::Cellular::new(Euclidean, F1, 1.0)`, surflet's defaults).
+//! Their group ids start with `opensimplex2` or `cellular`, so
+//! `'^(opensimplex2|cellular)'` selects them and nothing else. What each
+//! peer row computes, and where it is not exactly surflet's function (only
+//! speed is compared; the roughness check holds each to the same field
+//! scale):
+//!
+//! * OpenSimplex2 / OpenSimplex2S. surflet: K.jpg's lattices; 2D the
+//!   standard orientation (Java `noise2`), 3D the BCC lattice turned so z is
+//!   the main diagonal (Java `ImproveXY`); radius² ½ for OpenSimplex2 in 2D
+//!   and 3D (the Java: 0.5 and 0.6), ⅔ and ¾ for OpenSimplex2S. FastNoise2:
+//!   its `OpenSimplex2` and `OpenSimplex2S` nodes, same lattice scale; in 3D
+//!   its own fixed orientation (the Java `Fallback` rotation, no option) and,
+//!   for OpenSimplex2, radius² 0.6, as fastnoise-lite and the Java (so in
+//!   3D all three are smoother than surflet: measured roughness 0.86–0.90×
+//!   surflet's).
+//!   fastnoise-lite: `NoiseType::OpenSimplex2` /
+//!   `OpenSimplex2S`, in 3D with `RotationType3D::ImproveXYPlanes` (surflet's
+//!   orientation). opensimplex2 (the Java's port): `fast::noise2` /
+//!   `fast::noise3_ImproveXY` and `smooth::noise2` / `smooth::noise3_ImproveXY`.
+//!   noise-rs has no OpenSimplex2: in the OpenSimplex2S groups it runs
+//!   `SuperSimplex` (K.jpg's 2019 SuperSimplex, OpenSimplex2S's direct
+//!   predecessor, on the same lattices at the same scale, in its own
+//!   orientation); in the OpenSimplex2 groups it runs `OpenSimplex`, the
+//!   original 2014 OpenSimplex, a different noise on a coarser lattice (a
+//!   third of OpenSimplex2's lattice points per unit area in 2D, a quarter
+//!   per unit volume in 3D), given coordinates scaled by √3 (2D) and ∛4
+//!   (3D) so that the lattice-point densities match (measured roughness
+//!   0.9× and 0.7× surflet's); it is the nearest thing noise-rs has, not
+//!   the same noise. quick-noise 0.3 has no OpenSimplex2 or
+//!   OpenSimplex2S (its `Simplex` is classic simplex noise), simdnoise and
+//!   libnoise neither, so they have no rows here.
+//! * Cellular. Every library here puts one feature point in each unit cell
+//!   (cell size 1 in its frequency-scaled coordinates), so the frequency
+//!   mapping above gives the same feature-point density everywhere and no
+//!   further scaling is needed. They differ in where the point may lie in
+//!   its cell, in how many cells they search, and in output scale:
+//!   - surflet: anywhere in the cell (jitter 1, uniform), an exact search;
+//!     f1 mapped affinely from [0, √D] onto [−1, 1].
+//!   - FastNoise2 (`CellularDistance`: distance function `Euclidean`, return
+//!     type `Index0` = nearest distance, jitter modifier 1): the point lies on
+//!     a circle (2D) / sphere (3D) of radius 0.437 / 0.396 round the cell
+//!     centre (its jitter 1 is that radius: `kJitter2D`, `kJitter3D`), 3ᴰ
+//!     cells searched; returns f1 unscaled.
+//!   - fastnoise-lite (`Cellular`, `CellularDistanceFunction::Euclidean`,
+//!     `CellularReturnType::Distance`, jitter 1): the same circle/sphere
+//!     placement and 3ᴰ search as FastNoise2; returns f1 − 1.
+//!   - quick-noise (`Cellular`, its only cellular: euclidean f1): anywhere in
+//!     the cell (uniform, like surflet's jitter 1); 2ᴰ cells, widened when a
+//!     point may be nearer elsewhere; returns f1 (through `Fbm` with one
+//!     octave, as its other rows). Batch path in 2D and 3D, grid path in 2D
+//!     only (it has no 3D cellular grid).
+//!   - simdnoise (`NoiseBuilder::cellular_2d`/`_3d`, `Euclidean`,
+//!     `CellReturnType::Distance`): the point on a circle/sphere of radius
+//!     `jitter` round the cell centre, given FastNoise Lite's radii (0.437 /
+//!     0.396) so that its placement matches FastNoise2's and
+//!     fastnoise-lite's jitter 1; returns **f1²** (it omits the square root);
+//!     and its 3D search is broken in simdnoise 3.1.6 (its z loop steps from
+//!     the y cell, `zcf = ycf + 1` and `zc = yc + Z_PRIME`, so after the
+//!     first z layer it visits cells other than the 3×3×3 round the point):
+//!     its 3D output is not a Worley field (roughness 0.74× surflet's),
+//!     though it does the work of one (27 cells per point).
+//!   - noise-rs (`Worley`, `distance_functions::euclidean`,
+//!     `ReturnType::Distance`, frequency 1): one point per lattice vertex,
+//!     within 0.5 of it along one of 8 (2D) / 18 (3D) directions, only the
+//!     2ᴰ nearest vertices searched (approximate); returns 2·f1 − 1; the
+//!     distance function is a boxed closure (`Rc<dyn Fn>`).
+//!   - libnoise (`Source::worley`): anywhere in the cell (uniform), 3ᴰ cells
+//!     searched; returns 2·min(f1, 1) − 1.
 //!
 //! # Checks
 //!
@@ -77,9 +155,10 @@
 //!
 //! Criterion settings (`main`): 10 samples, 0.5 s warm-up, 1.5 s of
 //! measuring per row, flat sampling (criterion's defaults are 100 samples,
-//! 3 s and 5 s), so that one build's 163 rows measure in about 6.5 minutes on a
-//! quiet 2-core machine (the three f64 scalar peers in 4D simplex, about 1 s
-//! an iteration, take 45 s of that); command-line flags (`--sample-size`,
+//! 3 s and 5 s), so that one build's 163 rows of issue 11's groups measure in
+//! about 6.5 minutes on a quiet 2-core machine (the three f64 scalar peers in
+//! 4D simplex, about 1 s an iteration, take 45 s of that), and the 67 rows of
+//! the new-noise groups in about 3 more; command-line flags (`--sample-size`,
 //! `--warm-up-time`, `--measurement-time`) override them.
 
 use std::cell::{OnceCell, RefCell};
@@ -89,12 +168,15 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput, measurement::WallTime};
-use fastnoise_lite::{FastNoiseLite, NoiseType};
+use fastnoise_lite::{FastNoiseLite, NoiseType, RotationType3D};
 use libnoise::Generator as _;
 use noise::NoiseFn;
 use quick_noise::simd::{SimdSliceIterExt, dispatch_simd};
 use quick_noise::{BatchGenerator, BatchNoise, Fbm, GridGenerator};
-use surflet::{Bounds, Float, Fractal, FractalKind, FractalParams, Grid, Isa, Noise, NoiseKind};
+use surflet::{
+    Bounds, Cellular, CellularDistance, CellularReturn, Float, Fractal, FractalKind, FractalParams,
+    Grid, Isa, Noise, NoiseKind,
+};
 
 /// Seed for every library (each maps it to its own lattice; only speed matters).
 const SEED: u32 = 1337;
@@ -108,6 +190,15 @@ const LACUNARITY: f64 = 2.0;
 const THREADS: usize = 2;
 /// Spacing of the plain workloads (world units between samples).
 const SPACING: f64 = 0.03;
+/// Cellular noise's jitter for every library: surflet's 1 (the feature point
+/// anywhere in its cell), FastNoise2's and fastnoise-lite's jitter modifier 1.
+const JITTER: f64 = 1.0;
+/// The radii that FastNoise Lite and FastNoise2 scale their unit jitter
+/// vectors by (`0.43701595` and `0.39614353` in FastNoiseLite,
+/// `kJitter2D`/`kJitter3D` in FastNoise2): simdnoise's jitter is that radius
+/// itself, so it is given these to place its points as they do.
+const FNL_JITTER_2D: f32 = 0.437_015_95;
+const FNL_JITTER_3D: f32 = 0.396_143_53;
 
 // ---------------------------------------------------------------------------
 // Workloads
@@ -168,7 +259,8 @@ impl Work {
 /// The workloads, in the order of issue 11's table, then quick-noise's
 /// headline (3-octave fBm of Perlin, value and simplex, 2D 1024² and 3D
 /// 128³, frequency 1/64; two of them are in the issue's table already), then
-/// the plain 3D value noise kept from the earlier harness.
+/// the plain 3D value noise kept from the earlier harness, then issue 13's
+/// new noises (group ids starting `opensimplex2` or `cellular`).
 fn workloads(c: &mut Criterion) {
     use NoiseKind::*;
     let f64th = 1.0 / 64.0;
@@ -207,6 +299,12 @@ fn workloads(c: &mut Criterion) {
         Work::fbm("fbm3 simplex3d 128x128x128 freq 1/64", Simplex, 128, 3, 1.0, f64th),
     );
     bench_work::<3>(c, Work::plain("value3d 128x128x128", Value, 128));
+    bench_work::<2>(c, Work::plain("opensimplex2 2d 1024x1024", OpenSimplex2, 1024));
+    bench_work::<3>(c, Work::plain("opensimplex2 3d 128x128x128", OpenSimplex2, 128));
+    bench_work::<2>(c, Work::plain("opensimplex2s 2d 1024x1024", OpenSimplex2S, 1024));
+    bench_work::<3>(c, Work::plain("opensimplex2s 3d 128x128x128", OpenSimplex2S, 128));
+    bench_work::<2>(c, Work::plain("cellular2d 1024x1024", NoiseKind::Cellular, 1024));
+    bench_work::<3>(c, Work::plain("cellular3d 128x128x128", NoiseKind::Cellular, 128));
 }
 
 fn main() {
@@ -246,7 +344,12 @@ enum Field<const D: usize> {
 
 impl<const D: usize> Field<D> {
     fn new(w: &Work) -> Self {
-        let noise = Noise::<D>::new(w.kind, SEED as u64);
+        let mut noise = Noise::<D>::new(w.kind, SEED as u64);
+        if w.kind == NoiseKind::Cellular {
+            // surflet's defaults, spelled out: euclidean, f1, jitter 1.
+            let cell = Cellular::new(CellularDistance::Euclidean, CellularReturn::F1, JITTER);
+            noise = noise.with_cellular(cell.unwrap()).unwrap();
+        }
         if !w.is_fbm() {
             return Field::Noise(noise);
         }
@@ -505,10 +608,22 @@ fn bench_work<const D: usize>(c: &mut Criterion, w: Work) {
                 quick_noise_batch_rows::<D, quick_noise::Value>(&mut g, &ctx);
                 quick_noise_grid_row::<D, quick_noise::Value>(&mut g, &ctx);
             }
+            NoiseKind::Cellular => {
+                quick_noise_batch_rows::<D, quick_noise::Cellular>(&mut g, &ctx);
+                // quick-noise has a cellular grid path in 2D only.
+                if D == 2 {
+                    quick_noise_grid_row_with(&mut g, &ctx, |side, o, oct, f| {
+                        qn_grid_2d::<quick_noise::Cellular>(side, o, oct, f)
+                    });
+                }
+            }
+            // quick-noise has no OpenSimplex2 or OpenSimplex2S.
+            NoiseKind::OpenSimplex2 | NoiseKind::OpenSimplex2S => {}
             NoiseKind::SimplexValue => unreachable!(),
         }
     }
-    if w.kind == NoiseKind::Simplex && !(w.is_fbm() && D == 4) {
+    let simd_kind = matches!(w.kind, NoiseKind::Simplex | NoiseKind::Cellular);
+    if simd_kind && !(w.is_fbm() && D == 4) {
         simdnoise_row(&mut g, &ctx);
     }
     if !w.is_fbm() {
@@ -615,6 +730,18 @@ fn fn2_node(kind: NoiseKind, octaves: u32) -> fastnoise2::SafeNode {
         NoiseKind::Simplex => node!(simplex()),
         NoiseKind::Perlin => node!(perlin()),
         NoiseKind::Value => node!(value()),
+        NoiseKind::OpenSimplex2 => node!(opensimplex2()),
+        NoiseKind::OpenSimplex2S => node!(opensimplex2s()),
+        // `CellularDistance`: jitter modifier 1, euclidean distance, return
+        // type Index0 (the distance of the nearest point, index 0; index 1
+        // is unused by Index0).
+        NoiseKind::Cellular => node!(cellular_distance(
+            JITTER as f32,
+            fastnoise2::generator::DistanceFunction::Euclidean,
+            0,
+            1,
+            fastnoise2::generator::cellular::CellularDistanceReturnType::Index0,
+        )),
         NoiseKind::SimplexValue => unreachable!("FastNoise2 has no simplex value noise"),
     }
 }
@@ -795,24 +922,52 @@ fn quick_noise_grid_row<const D: usize, G: GridGenerator<2> + GridGenerator<3>>(
     g: &mut BenchmarkGroup<'_, WallTime>,
     ctx: &Ctx<D>,
 ) {
-    let (oct, f, side) = (ctx.w.octaves.max(1) as usize, ctx.w.step() as f32, ctx.w.side);
-    let id = format!("quick-noise/Grid builder (uniform grid)/f32/auto={}", qn_arch());
-    row(g, ctx, &id, qn_grid_pair::<D>(), |_, o: &mut [f32]| match D {
+    quick_noise_grid_row_with(g, ctx, |side, o, oct, f| match D {
         2 => qn_grid_2d::<G>(side, o, oct, f),
         3 => qn_grid_3d::<G>(side, o, oct, f),
         _ => unreachable!(),
     });
 }
 
+/// quick-noise's grid row, given its dispatched fill (`qn_grid_2d` or
+/// `qn_grid_3d`; `(side, out, octaves, frequency)`).
+fn quick_noise_grid_row_with<const D: usize>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    ctx: &Ctx<D>,
+    fill: impl Fn(usize, &mut [f32], usize, f32),
+) {
+    let (oct, f, side) = (ctx.w.octaves.max(1) as usize, ctx.w.step() as f32, ctx.w.side);
+    let id = format!("quick-noise/Grid builder (uniform grid)/f32/auto={}", qn_arch());
+    row(g, ctx, &id, qn_grid_pair::<D>(), |_, o: &mut [f32]| fill(side, o, oct, f));
+}
+
 // ---------------------------------------------------------------------------
 // simdnoise: its grid builder (returns a new Vec and the min/max; AVX2 is its
-// widest path). Simplex only ("gradient"); its fBm is of simplex noise.
+// widest path). Simplex ("gradient"; its fBm is of simplex noise) and, plain,
+// cellular noise (see the module documentation: it returns f1², and its 3D
+// search is broken).
 
 fn simdnoise_row<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx<D>) {
-    use simdnoise::NoiseBuilder;
+    use simdnoise::{CellDistanceFunction, CellReturnType, NoiseBuilder};
     let (s, f, seed) = (ctx.w.side, ctx.w.step() as f32, SEED as i32);
     let (oct, gain, lac) = (ctx.w.octaves as u8, GAIN as f32, LACUNARITY as f32);
+    let cellular = ctx.w.kind == NoiseKind::Cellular;
+    assert!(!(cellular && ctx.w.is_fbm()), "no simdnoise row for fBm of cellular noise");
     let run = || match (D, ctx.w.is_fbm()) {
+        (2, false) if cellular => NoiseBuilder::cellular_2d(s, s)
+            .with_freq(f)
+            .with_seed(seed)
+            .with_distance_function(CellDistanceFunction::Euclidean)
+            .with_return_type(CellReturnType::Distance)
+            .with_jitter(FNL_JITTER_2D * JITTER as f32)
+            .generate(),
+        (3, false) if cellular => NoiseBuilder::cellular_3d(s, s, s)
+            .with_freq(f)
+            .with_seed(seed)
+            .with_distance_function(CellDistanceFunction::Euclidean)
+            .with_return_type(CellReturnType::Distance)
+            .with_jitter(FNL_JITTER_3D * JITTER as f32)
+            .generate(),
         (2, false) => NoiseBuilder::gradient_2d(s, s).with_freq(f).with_seed(seed).generate(),
         (3, false) => NoiseBuilder::gradient_3d(s, s, s).with_freq(f).with_seed(seed).generate(),
         (4, false) => NoiseBuilder::gradient_4d(s, s, s, s)
@@ -840,7 +995,11 @@ fn simdnoise_row<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx
     } else {
         "auto"
     };
-    let call = if ctx.w.is_fbm() { "fbm" } else { "gradient" };
+    let call = match (cellular, ctx.w.is_fbm()) {
+        (true, _) => "cellular",
+        (false, true) => "fbm",
+        (false, false) => "gradient",
+    };
     let id = format!("simdnoise/NoiseBuilder::{call}_{D}d (grid, allocates)/f32/{isa}");
     let mut checked = false;
     g.bench_function(&id, |b| {
@@ -856,16 +1015,19 @@ fn simdnoise_row<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx
 // The scalar Rust peers (plain noise only, as in the earlier harness)
 
 /// FastNoise Lite (Rust port, f32): per point; it applies the frequency
-/// itself, so it is given the integer grid coordinates.
+/// itself, so it is given the integer grid coordinates. `setup` sets the
+/// options of the noise type (3D rotation, cellular settings).
 fn fastnoise_lite_row<const D: usize>(
     g: &mut BenchmarkGroup<'_, WallTime>,
     ctx: &Ctx<D>,
     ty: NoiseType,
     label: &str,
+    setup: impl FnOnce(&mut FastNoiseLite),
 ) {
     let mut fnl = FastNoiseLite::with_seed(SEED as i32);
     fnl.set_noise_type(Some(ty));
     fnl.set_frequency(Some(ctx.w.step() as f32));
+    setup(&mut fnl);
     let id = format!("fastnoise-lite/{label} get_noise_{D}d loop/f32/scalar");
     row(g, ctx, &id, Pair::None, |c, o: &mut [f32]| {
         for_each_point::<D>(c.w.side, 1.0, |i, p| {
@@ -885,7 +1047,19 @@ fn loop64_row<const D: usize>(
     id: &str,
     f: impl Fn([f64; D]) -> f64,
 ) {
-    let step = ctx.w.step();
+    loop64_row_scaled(g, ctx, id, 1.0, f)
+}
+
+/// Same, the coordinates `i·(s·f)` multiplied by `scale` (a library whose
+/// lattice is `scale` times coarser).
+fn loop64_row_scaled<const D: usize>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    ctx: &Ctx<D>,
+    id: &str,
+    scale: f64,
+    f: impl Fn([f64; D]) -> f64,
+) {
+    let step = ctx.w.step() * scale;
     row(g, ctx, id, Pair::None, |c, o: &mut [f64]| {
         for_each_point64::<D>(c.w.side, step, |i, p| o[i] = f(p))
     });
@@ -930,7 +1104,7 @@ fn scalar_peer_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &
     match ctx.w.kind {
         NoiseKind::Simplex => {
             if D <= 3 {
-                fastnoise_lite_row(g, ctx, NoiseType::OpenSimplex2, "OpenSimplex2");
+                fastnoise_lite_row(g, ctx, NoiseType::OpenSimplex2, "OpenSimplex2", |_| {});
             }
             f64_peers!(
                 Simplex,
@@ -962,7 +1136,7 @@ fn scalar_peer_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &
             }
         }
         NoiseKind::Perlin => {
-            fastnoise_lite_row(g, ctx, NoiseType::Perlin, "Perlin");
+            fastnoise_lite_row(g, ctx, NoiseType::Perlin, "Perlin", |_| {});
             f64_peers!(
                 Perlin,
                 "noise-rs/Perlin get loop/f64/scalar",
@@ -971,13 +1145,110 @@ fn scalar_peer_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &
             );
         }
         NoiseKind::Value => {
-            fastnoise_lite_row(g, ctx, NoiseType::Value, "Value");
+            fastnoise_lite_row(g, ctx, NoiseType::Value, "Value", |_| {});
             f64_peers!(
                 Value,
                 "noise-rs/Value get loop/f64/scalar",
                 value,
                 "libnoise/Value sample loop/f64/scalar"
             );
+        }
+        NoiseKind::OpenSimplex2 | NoiseKind::OpenSimplex2S => {
+            assert!(D == 2 || D == 3, "the OpenSimplex2 peers run in 2D and 3D");
+            let smooth = ctx.w.kind == NoiseKind::OpenSimplex2S;
+            // fastnoise-lite in 3D: surflet's orientation (z up the main
+            // lattice diagonal, the Java's ImproveXY).
+            let (ty, label) = if smooth {
+                (NoiseType::OpenSimplex2S, "OpenSimplex2S")
+            } else {
+                (NoiseType::OpenSimplex2, "OpenSimplex2")
+            };
+            fastnoise_lite_row(g, ctx, ty, label, |fnl| {
+                fnl.set_rotation_type_3d(Some(RotationType3D::ImproveXYPlanes))
+            });
+            // The Java's port: 2D standard orientation, 3D ImproveXY.
+            let s = seed as i64;
+            match (D, smooth) {
+                (2, false) => loop64_row(
+                    g,
+                    ctx,
+                    "opensimplex2/fast::noise2 loop/f64 in, f32 out/scalar",
+                    |p| opensimplex2::fast::noise2(s, p[0], p[1]) as f64,
+                ),
+                (3, false) => loop64_row(
+                    g,
+                    ctx,
+                    "opensimplex2/fast::noise3_ImproveXY loop/f64 in, f32 out/scalar",
+                    |p| opensimplex2::fast::noise3_ImproveXY(s, p[0], p[1], p[2]) as f64,
+                ),
+                (2, true) => loop64_row(
+                    g,
+                    ctx,
+                    "opensimplex2/smooth::noise2 loop/f64 in, f32 out/scalar",
+                    |p| opensimplex2::smooth::noise2(s, p[0], p[1]) as f64,
+                ),
+                (3, true) => loop64_row(
+                    g,
+                    ctx,
+                    "opensimplex2/smooth::noise3_ImproveXY loop/f64 in, f32 out/scalar",
+                    |p| opensimplex2::smooth::noise3_ImproveXY(s, p[0], p[1], p[2]) as f64,
+                ),
+                _ => unreachable!(),
+            }
+            // noise-rs: SuperSimplex (OpenSimplex2S's predecessor, same
+            // lattice scale) for OpenSimplex2S; the original OpenSimplex,
+            // its coordinates scaled to the same lattice-point density
+            // (√3 in 2D, ∛4 in 3D), for OpenSimplex2.
+            if smooth {
+                let nr = noise::SuperSimplex::new(seed);
+                let id = "noise-rs/SuperSimplex get loop/f64/scalar";
+                match D {
+                    2 => loop64_row(g, ctx, id, |p| nr.get(pt::<2>(&p))),
+                    3 => loop64_row(g, ctx, id, |p| nr.get(pt::<3>(&p))),
+                    _ => unreachable!(),
+                }
+            } else {
+                let nr = noise::OpenSimplex::new(seed);
+                let id = "noise-rs/OpenSimplex (2014, not OpenSimplex2) get loop/f64/scalar";
+                match D {
+                    2 => loop64_row_scaled(g, ctx, id, 3f64.sqrt(), |p| nr.get(pt::<2>(&p))),
+                    3 => loop64_row_scaled(g, ctx, id, 4f64.cbrt(), |p| nr.get(pt::<3>(&p))),
+                    _ => unreachable!(),
+                }
+            }
+        }
+        NoiseKind::Cellular => {
+            use fastnoise_lite::{CellularDistanceFunction, CellularReturnType};
+            assert!(D == 2 || D == 3, "the cellular peers run in 2D and 3D");
+            fastnoise_lite_row(g, ctx, NoiseType::Cellular, "Cellular", |fnl| {
+                fnl.set_cellular_distance_function(Some(CellularDistanceFunction::Euclidean));
+                fnl.set_cellular_return_type(Some(CellularReturnType::Distance));
+                fnl.set_cellular_jitter(Some(JITTER as f32));
+            });
+            // noise-rs: euclidean distance (its default; set for clarity),
+            // distance returned (its default is the cell value), frequency 1.
+            let nr = noise::Worley::new(seed)
+                .set_distance_function(noise::core::worley::distance_functions::euclidean)
+                .set_return_type(noise::core::worley::ReturnType::Distance)
+                .set_frequency(1.0);
+            let id = "noise-rs/Worley get loop/f64/scalar";
+            match D {
+                2 => loop64_row(g, ctx, id, |p| nr.get(pt::<2>(&p))),
+                3 => loop64_row(g, ctx, id, |p| nr.get(pt::<3>(&p))),
+                _ => unreachable!(),
+            }
+            let id = "libnoise/Worley sample loop/f64/scalar";
+            match D {
+                2 => {
+                    let ln = libnoise::Source::<2>::worley(seed as u64);
+                    loop64_row(g, ctx, id, |p| ln.sample(pt::<2>(&p)))
+                }
+                3 => {
+                    let ln = libnoise::Source::<3>::worley(seed as u64);
+                    loop64_row(g, ctx, id, |p| ln.sample(pt::<3>(&p)))
+                }
+                _ => unreachable!(),
+            }
         }
         NoiseKind::SimplexValue => unreachable!(),
     }
