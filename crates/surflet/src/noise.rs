@@ -7,10 +7,12 @@ use crate::float::Float;
 use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
 use crate::kernel::cellular::CellLanes;
-use crate::kernel::hypercube::{RowCache, hypercube_cached};
+use crate::kernel::hypercube::RowCache;
 use crate::kernel::select::{
     CellularK, Kernel, OpenSimplexK, PerlinK, SimplexK, SimplexValueK, ValueK,
 };
+#[cfg(debug_assertions)]
+use crate::simd::Call;
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};
 
@@ -457,7 +459,9 @@ impl<const D: usize> Noise<D> {
 
     /// [`eval_lanes`](Self::eval_lanes) for the octaves of a program: value
     /// and Perlin noise share corner work through `cache` when it is given
-    /// and enabled (the same bits).
+    /// and enabled (the same bits). With debug assertions each kind's
+    /// kernel is called through [`Simd::outline`], so that an unoptimised
+    /// build's frame does not hold every kind's kernel at once.
     #[inline(always)]
     pub(crate) fn eval_lanes_row<S: Simd>(
         &self,
@@ -467,27 +471,34 @@ impl<const D: usize> Noise<D> {
         cache: Option<&mut RowCache<S, D>>,
     ) -> (S::F, [S::F; D]) {
         let period = self.period4();
+        macro_rules! row {
+            ($k:ty) => {{
+                #[cfg(debug_assertions)]
+                let r = s.outline(RowCall::<S, $k, D> {
+                    field,
+                    period: &period,
+                    p,
+                    cache,
+                    kernel: core::marker::PhantomData,
+                });
+                #[cfg(not(debug_assertions))]
+                let r = <$k as Kernel<D>>::eval_row(s, field, &period, p, cache);
+                r
+            }};
+        }
         match (self.kind, self.period.is_some()) {
-            (NoiseKind::Value, false) => {
-                hypercube_cached::<S, D, false, false>(s, field, &period, p, cache)
-            }
-            (NoiseKind::Value, true) => {
-                hypercube_cached::<S, D, false, true>(s, field, &period, p, cache)
-            }
-            (NoiseKind::Perlin, false) => {
-                hypercube_cached::<S, D, true, false>(s, field, &period, p, cache)
-            }
-            (NoiseKind::Perlin, true) => {
-                hypercube_cached::<S, D, true, true>(s, field, &period, p, cache)
-            }
-            (NoiseKind::Simplex, false) => SimplexK::<false>::eval(s, field, p),
-            (NoiseKind::Simplex, true) => SimplexK::<true>::eval(s, field, p),
-            (NoiseKind::SimplexValue, false) => SimplexValueK::<false>::eval(s, field, p),
-            (NoiseKind::SimplexValue, true) => SimplexValueK::<true>::eval(s, field, p),
-            (NoiseKind::OpenSimplex2, _) => OpenSimplexK::<false>::eval(s, field, p),
-            (NoiseKind::OpenSimplex2S, _) => OpenSimplexK::<true>::eval(s, field, p),
-            (NoiseKind::Cellular, false) => CellularK::<false>::eval(s, field, p),
-            (NoiseKind::Cellular, true) => CellularK::<true>::eval(s, field, p),
+            (NoiseKind::Value, false) => row!(ValueK<false>),
+            (NoiseKind::Value, true) => row!(ValueK<true>),
+            (NoiseKind::Perlin, false) => row!(PerlinK<false>),
+            (NoiseKind::Perlin, true) => row!(PerlinK<true>),
+            (NoiseKind::Simplex, false) => row!(SimplexK<false>),
+            (NoiseKind::Simplex, true) => row!(SimplexK<true>),
+            (NoiseKind::SimplexValue, false) => row!(SimplexValueK<false>),
+            (NoiseKind::SimplexValue, true) => row!(SimplexValueK<true>),
+            (NoiseKind::OpenSimplex2, _) => row!(OpenSimplexK<false>),
+            (NoiseKind::OpenSimplex2S, _) => row!(OpenSimplexK<true>),
+            (NoiseKind::Cellular, false) => row!(CellularK<false>),
+            (NoiseKind::Cellular, true) => row!(CellularK<true>),
         }
     }
 
@@ -509,6 +520,45 @@ pub(crate) fn batch_outs<'a, F, const D: usize>(
     outs
 }
 
+/// One kernel's [`Kernel::eval_row`] as a [`Call`], for
+/// [`Noise::eval_lanes_row`].
+#[cfg(debug_assertions)]
+struct RowCall<'a, 'c, S: Simd, K, const D: usize> {
+    field: &'a Field<S>,
+    period: &'a [u32; 4],
+    p: [S::F; D],
+    cache: Option<&'c mut RowCache<S, D>>,
+    kernel: core::marker::PhantomData<fn() -> K>,
+}
+
+#[cfg(debug_assertions)]
+impl<S: Simd, K: Kernel<D>, const D: usize> Call<S> for RowCall<'_, '_, S, K, D> {
+    type Output = (S::F, [S::F; D]);
+    #[inline(always)]
+    fn call(self, s: S) -> Self::Output {
+        K::eval_row(s, self.field, self.period, self.p, self.cache)
+    }
+}
+
+/// One kernel's [`Kernel::eval_cached`] as a [`Call`], for the batch
+/// loops of builds with debug assertions (see [`Simd::outline`]).
+#[cfg(debug_assertions)]
+struct CachedCall<'a, 'c, S: Simd, K: Kernel<D>, const D: usize> {
+    field: &'a Field<S>,
+    period: &'a [u32; 4],
+    p: [S::F; D],
+    cache: &'c mut K::Cache<S>,
+}
+
+#[cfg(debug_assertions)]
+impl<S: Simd, K: Kernel<D>, const D: usize> Call<S> for CachedCall<'_, '_, S, K, D> {
+    type Output = (S::F, [S::F; D]);
+    #[inline(always)]
+    fn call(self, s: S) -> Self::Output {
+        K::eval_cached(s, self.field, self.period, self.p, self.cache)
+    }
+}
+
 /// A noise kernel on lanes, with or without the gradient, keeping the
 /// kernel's cache from one vector to the next.
 struct NoiseLanes<'a, S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> {
@@ -522,7 +572,16 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
 {
     #[inline(always)]
     fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]) {
-        let (v, g) = K::eval_cached(s, self.field, &self.period, p, &mut self.cache.borrow_mut());
+        let mut cache = self.cache.borrow_mut();
+        #[cfg(debug_assertions)]
+        let (v, g) = s.outline(CachedCall::<S, K, D> {
+            field: self.field,
+            period: &self.period,
+            p,
+            cache: &mut cache,
+        });
+        #[cfg(not(debug_assertions))]
+        let (v, g) = K::eval_cached(s, self.field, &self.period, p, &mut cache);
         r[0] = v;
         if GRAD {
             // Not `copy_from_slice`: on vector lanes it compiles to an

@@ -498,6 +498,33 @@ const DECADES: f64 = 6.0;
 
 /// The 2D power spectrum as grey, log10 power over [max - 6, max], with
 /// the DC bin moved to pixel (n/2, n/2).
+/// The power spectrum of `value` sampled on an `n`×`n` panel `f` lattice
+/// units across (pixel `(i, j)` at `(i·f/n, j·f/n)`, as the gallery's
+/// panels), and its anisotropy index: what `analyze` measures, for the
+/// gallery's spectra figure.
+pub(crate) fn spectrum_of(
+    n: usize,
+    f: f64,
+    value: impl Fn(f64, f64) -> f64 + Sync,
+) -> (Vec<f64>, f64) {
+    use rayon::prelude::*;
+    let coord = |i: usize| (i as f64 * f) / n as f64;
+    let values: Vec<f64> = (0..n * n)
+        .into_par_iter()
+        .map(|k| value(coord(k % n), coord(k / n)))
+        .collect();
+    let m = spectrum::moments(&values);
+    let power = spectrum::power_spectrum(&values, n, m.mean);
+    let step = f / n as f64;
+    let a = spectrum::analyse(&power, n, step, step);
+    (power, a.anisotropy)
+}
+
+/// The 2D power spectrum as `analyze` draws it (`spectrum2d.png`).
+pub(crate) fn power_spectrum_image(p: &[f64], n: usize) -> Image {
+    spectrum_image(p, n)
+}
+
 fn spectrum_image(p: &[f64], n: usize) -> Image {
     let top = p
         .iter()

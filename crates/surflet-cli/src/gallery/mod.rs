@@ -14,6 +14,7 @@ mod catlike;
 mod flow;
 mod gustavson;
 mod html;
+mod more;
 pub(crate) mod plot;
 mod raouf;
 mod raster;
@@ -40,7 +41,8 @@ Reproduce the figures of the three seed documents (Gustavson's \"Simplex
 noise demystified\", Catlike Coding's \"Simplex Noise, keeping it simple\",
 Raouf's \"Perlin Noise: A Procedural Generation Algorithm\") as PNG (and SVG
 for the plots) in DIR, with an index.html that shows them with captions,
-the document and figure each reproduces, and the exact parameters.";
+the document and figure each reproduces, and the exact parameters; then
+figures of the noises surflet adds (OpenSimplex2, cellular, spectra).";
 
 /// Everything `--help` shows below the options.
 pub const DETAILS: &str = "\
@@ -60,6 +62,10 @@ FIGURES
   terrain-fbm.png, terrain-plain.png
       a terrain-coloured heightmap with and without fBm
   curl-flow.png            particles advected through simplex curl noise
+  opensimplex2-vs-simplex.png
+      simplex, OpenSimplex2 and OpenSimplex2S in 2D and on a 3D slice
+  cellular-returns.png     cellular noise with each return value
+  spectra.png              2D power spectra and anisotropy of six noises
   index.html               the page showing them all
 
 SIZES
@@ -120,7 +126,7 @@ pub struct GalleryArgs {
 }
 
 /// Every file the gallery writes, `index.html` last.
-pub const FILES: [&str; 17] = [
+pub const FILES: [&str; 20] = [
     "classic-vs-simplex-2d.png",
     "classic-vs-simplex-2d-surflet.png",
     "classic-vs-simplex-3d.png",
@@ -137,6 +143,9 @@ pub const FILES: [&str; 17] = [
     "perlin-1d-octaves.svg",
     "terrain-fbm.png",
     "terrain-plain.png",
+    "opensimplex2-vs-simplex.png",
+    "cellular-returns.png",
+    "spectra.png",
     "index.html",
 ];
 
@@ -319,6 +328,7 @@ pub fn run(args: &GalleryArgs) -> Result<(), CliError> {
         gustavson::gustavson(&mut w, n, seed)?,
         catlike::catlike(&mut w, n, seed)?,
         raouf::raouf(&mut w, n, seed)?,
+        more::more(&mut w, n, seed)?,
     ];
     let page = html::page(
         "surflet gallery",
@@ -349,7 +359,9 @@ fn intro(n: u32, seed: u64) -> String {
          document's caption and text describe, and its caption names the figure, the \
          implementation that made every image, and the parameters. Images made by \
          Gustavson's reference code use the bit-exact ports in <code>surflet::reference</code>; \
-         the others use the surflet family with seed {seed}.</p>\n\
+         the others use the surflet family with seed {seed}. A last section shows the \
+         noises surflet adds to the documents': OpenSimplex2, cellular noise and their \
+         spectra.</p>\n\
          <p>Pixel <i>(i, j)</i> of an <i>N</i>&times;<i>N</i> noise panel with <i>F</i> \
          lattice units across samples <i>x = (i&middot;F)/N</i>, <i>y = (j&middot;F)/N</i> \
          (its top-left corner), exactly as <code>surflet render --scale F/N</code> does, \

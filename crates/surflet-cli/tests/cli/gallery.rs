@@ -17,7 +17,7 @@ const N: u32 = 64;
 /// Every file of a gallery, with its pixel size at `--size 64` (none for
 /// SVG and HTML). A 64-pixel sheet has 4-pixel gaps and 21-pixel label
 /// strips; plots are at least 480 pixels wide.
-const FILES: [(&str, Option<(u32, u32)>); 17] = [
+const FILES: [(&str, Option<(u32, u32)>); 20] = [
     ("classic-vs-simplex-2d.png", Some((140, 89))),
     ("classic-vs-simplex-2d-surflet.png", Some((140, 89))),
     ("classic-vs-simplex-3d.png", Some((140, 89))),
@@ -34,6 +34,9 @@ const FILES: [(&str, Option<(u32, u32)>); 17] = [
     ("perlin-1d-octaves.svg", None),
     ("terrain-fbm.png", Some((N, N))),
     ("terrain-plain.png", Some((N, N))),
+    ("opensimplex2-vs-simplex.png", Some((208, 178))),
+    ("cellular-returns.png", Some((276, 178))),
+    ("spectra.png", Some((208, 178))),
     ("index.html", None),
 ];
 
@@ -286,7 +289,7 @@ fn a_repeated_gallery_replaces_its_files_and_no_clobber_refuses() {
         ],
         1,
     );
-    assert!(err.contains("16 more gallery files"), "{err}");
+    assert!(err.contains("19 more gallery files"), "{err}");
     assert!(err.contains("--no-clobber"), "{err}");
     assert_eq!(read_all(), before);
     assert_eq!(entries(dir), names);

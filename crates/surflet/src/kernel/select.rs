@@ -25,6 +25,19 @@ pub(crate) trait Kernel<const D: usize>: Copy {
         p: [S::F; D],
         cache: &mut Self::Cache<S>,
     ) -> (S::F, [S::F; D]);
+    /// [`eval`](Self::eval) for the octaves of a program: value and Perlin
+    /// noise share corner work through `row` when it is given and enabled
+    /// (the same bits); the other kernels ignore it.
+    #[inline(always)]
+    fn eval_row<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        _period: &[u32; 4],
+        p: [S::F; D],
+        _row: Option<&mut RowCache<S, D>>,
+    ) -> (S::F, [S::F; D]) {
+        Self::eval(s, field, p)
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -58,6 +71,16 @@ impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
     ) -> (S::F, [S::F; D]) {
         hypercube_cached::<S, D, false, P>(s, field, period, p, Some(cache))
     }
+    #[inline(always)]
+    fn eval_row<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        period: &[u32; 4],
+        p: [S::F; D],
+        row: Option<&mut RowCache<S, D>>,
+    ) -> (S::F, [S::F; D]) {
+        hypercube_cached::<S, D, false, P>(s, field, period, p, row)
+    }
 }
 
 impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
@@ -81,6 +104,16 @@ impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
         cache: &mut RowCache<S, D>,
     ) -> (S::F, [S::F; D]) {
         hypercube_cached::<S, D, true, P>(s, field, period, p, Some(cache))
+    }
+    #[inline(always)]
+    fn eval_row<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        period: &[u32; 4],
+        p: [S::F; D],
+        row: Option<&mut RowCache<S, D>>,
+    ) -> (S::F, [S::F; D]) {
+        hypercube_cached::<S, D, true, P>(s, field, period, p, row)
     }
 }
 

@@ -35,6 +35,14 @@ pub trait Simd: Copy + Send + Sync + 'static {
     /// Number of lanes.
     const LANES: usize;
 
+    /// Runs `c` in a function of its own that keeps this backend's target
+    /// features and is never inlined. Builds with debug assertions use it
+    /// for each noise kernel: without optimisation every inlined kernel
+    /// keeps its own stack slots, and a frame holding all of them (a
+    /// fractal's per-octave match over every kind) reached 5 MB, past a
+    /// rayon worker's 2 MiB stack.
+    fn outline<C: Call<Self>>(self, c: C) -> C::Output;
+
     fn splat(self, v: Self::E) -> Self::F;
     fn load(self, src: &[Self::E]) -> Self::F;
     fn store(self, v: Self::F, dst: &mut [Self::E]);
@@ -172,6 +180,14 @@ pub trait Simd: Copy + Send + Sync + 'static {
         let z = self.zero();
         self.le(z, z)
     }
+}
+
+/// A call on one backend, for [`Simd::outline`].
+pub trait Call<S: Simd> {
+    /// What the call returns.
+    type Output;
+    /// Makes the call (inlined into the outlined function).
+    fn call(self, s: S) -> Self::Output;
 }
 
 /// Work that runs on one backend, chosen at run time. Implementors write

@@ -23,6 +23,15 @@ impl<E: Float> Simd for Scalar<E> {
     const LANES: usize = 1;
 
     #[inline(always)]
+    fn outline<C: super::Call<Self>>(self, c: C) -> C::Output {
+        #[inline(never)]
+        fn go<E: Float, C: super::Call<Scalar<E>>>(s: Scalar<E>, c: C) -> C::Output {
+            c.call(s)
+        }
+        go(self, c)
+    }
+
+    #[inline(always)]
     fn splat(self, v: E) -> E {
         v
     }

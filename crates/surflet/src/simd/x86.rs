@@ -72,6 +72,18 @@ impl Simd for Avx2F32 {
     const LANES: usize = 8;
 
     #[inline(always)]
+    fn outline<C: super::Call<Self>>(self, c: C) -> C::Output {
+        #[target_feature(enable = "avx2")]
+        #[inline(never)]
+        fn go<C: super::Call<Avx2F32>>(s: Avx2F32, c: C) -> C::Output {
+            c.call(s)
+        }
+        // SAFETY: a Avx2F32 token exists only where the CPU has these
+        // features (see `new`).
+        unsafe { go(self, c) }
+    }
+
+    #[inline(always)]
     fn splat(self, v: f32) -> __m256 {
         arch!(_mm256_set1_ps(v))
     }
@@ -256,6 +268,18 @@ impl Simd for Avx2F64 {
     type U = __m128i;
     type M = __m256d;
     const LANES: usize = 4;
+
+    #[inline(always)]
+    fn outline<C: super::Call<Self>>(self, c: C) -> C::Output {
+        #[target_feature(enable = "avx2")]
+        #[inline(never)]
+        fn go<C: super::Call<Avx2F64>>(s: Avx2F64, c: C) -> C::Output {
+            c.call(s)
+        }
+        // SAFETY: a Avx2F64 token exists only where the CPU has these
+        // features (see `new`).
+        unsafe { go(self, c) }
+    }
 
     #[inline(always)]
     fn splat(self, v: f64) -> __m256d {
@@ -448,6 +472,18 @@ impl Simd for Avx512F32 {
     type U = __m512i;
     type M = __mmask16;
     const LANES: usize = 16;
+
+    #[inline(always)]
+    fn outline<C: super::Call<Self>>(self, c: C) -> C::Output {
+        #[target_feature(enable = "avx2,avx512f,avx512vl")]
+        #[inline(never)]
+        fn go<C: super::Call<Avx512F32>>(s: Avx512F32, c: C) -> C::Output {
+            c.call(s)
+        }
+        // SAFETY: a Avx512F32 token exists only where the CPU has these
+        // features (see `new`).
+        unsafe { go(self, c) }
+    }
 
     #[inline(always)]
     fn splat(self, v: f32) -> __m512 {
@@ -655,6 +691,18 @@ impl Simd for Avx512F64 {
     type U = __m256i;
     type M = __mmask8;
     const LANES: usize = 8;
+
+    #[inline(always)]
+    fn outline<C: super::Call<Self>>(self, c: C) -> C::Output {
+        #[target_feature(enable = "avx2,avx512f,avx512vl")]
+        #[inline(never)]
+        fn go<C: super::Call<Avx512F64>>(s: Avx512F64, c: C) -> C::Output {
+            c.call(s)
+        }
+        // SAFETY: a Avx512F64 token exists only where the CPU has these
+        // features (see `new`).
+        unsafe { go(self, c) }
+    }
 
     #[inline(always)]
     fn splat(self, v: f64) -> __m512d {
