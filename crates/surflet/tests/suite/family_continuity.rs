@@ -278,8 +278,8 @@ fn directional_jumps<const D: usize>(
 /// across its cell and simplex faces, and the references with radius² 0.6
 /// (Gustavson's 2012 Java simplex noise in 3D and 4D; its 2D uses 0.5) and
 /// the classic and improved Perlin noise of the seed documents. Run with
-/// `cargo test --release -p surflet --test suite gradient_jump_table --
-/// --ignored --nocapture`.
+/// `cargo test -p surflet --test suite family_continuity::gradient_jump_table
+/// -- --ignored --nocapture` (the test profile is optimised).
 #[test]
 #[ignore = "prints a table for docs/QUALITY.md"]
 fn gradient_jump_table() {
