@@ -3,6 +3,7 @@
 //! live in `kernel/cellular.rs` and `docs/RANGES.md`.
 
 use crate::error::Error;
+use crate::prelude_internal::*;
 
 /// How cellular noise measures the distance from a point to a feature point
 /// (`d` is their difference).

@@ -23,6 +23,7 @@ use crate::batch::{self, Lanes, Source, Work};
 use crate::error::Error;
 use crate::float::Float;
 use crate::fractal::Fractal;
+use crate::prelude_internal::*;
 use crate::program::{Cached, Lazy, Program, layer_lanes};
 use crate::seed::{CURL_SALT, derive};
 use crate::simd::scalar::Scalar;

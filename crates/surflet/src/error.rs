@@ -1,5 +1,7 @@
 //! The library's error type.
 
+use crate::prelude_internal::*;
+
 /// Everything that can go wrong when configuring or calling a noise.
 ///
 /// Errors are returned, never panicked: every constructor and batch call

@@ -143,7 +143,10 @@ macro_rules! impl_float {
             }
             #[inline(always)]
             fn sqrt(self) -> Self {
-                <$t>::sqrt(self)
+                #[cfg(feature = "std")]
+                return <$t>::sqrt(self);
+                #[cfg(not(feature = "std"))]
+                return <$t as crate::math::Math>::sqrt(self);
             }
             #[inline(always)]
             fn is_nan(self) -> bool {

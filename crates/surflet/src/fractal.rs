@@ -120,6 +120,8 @@
 //! lacunarity a whole number, and `p` has a short binary expansion (the
 //! offsets are multiples of 2^-16).
 
+use crate::prelude_internal::*;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
@@ -139,8 +141,9 @@ pub const MAX_OCTAVES: u32 = 32;
 /// assert_eq!(FractalKind::Hybrid.name(), "hybrid");
 /// # Ok::<(), surflet::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum FractalKind {
     /// Fractional Brownian motion: `Σ aᵢ nᵢ`.
     #[default]

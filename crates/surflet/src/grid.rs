@@ -8,6 +8,7 @@
 
 use crate::error::Error;
 use crate::float::Float;
+use crate::prelude_internal::*;
 
 /// The points `(axes[0][i], axes[1][j], ...)` for every index, in one flat
 /// array with x (axis 0) varying fastest: the point of flat index

@@ -22,6 +22,20 @@
 //! * [`stack`]: declarative noise stacks (noise, seed, frequency, fractal,
 //!   warp) read from and written to TOML and JSON.
 //!
+//! # Cargo features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `std` | on | run-time instruction-set detection (and the `SURFLET_ISA` cap), [`Stack::from_file`] |
+//! | `rayon` | on | batch and grid calls split over the current rayon pool (same bits as one thread); implies `std` |
+//! | `serde` | on | [`Stack`] read from and written to TOML and JSON; implies `std` |
+//!
+//! With `default-features = false` the crate is `no_std` (it needs
+//! `alloc`): every noise, fractal, warp, curl and stack builds and gives the
+//! same bits, on the instruction sets the build enables
+//! (`-C target-feature` / `-C target-cpu`), and the dependency tree is
+//! `libm` and `thiserror`. [`prelude`] imports the common types at once.
+//!
 //! Bad input never panics: NaN or ±∞ coordinates give NaN, finite ones of any
 //! size give a finite result, and bad parameters give a typed [`Error`]. The
 //! full table, library and command line, is in `docs/BAD-INPUT.md`.
@@ -32,6 +46,28 @@
 //! assert_eq!(v, 0.13691995878400012);
 //! ```
 #![cfg_attr(not(test), warn(missing_docs))]
+// Without the `std` feature the crate needs only `core` and `alloc`.
+#![cfg_attr(not(feature = "std"), no_std)]
+
+extern crate alloc;
+
+/// What every module may need from `alloc` (the `std` prelude has it; a
+/// `no_std` build does not), and the scalar maths that `core` lacks.
+mod prelude_internal {
+    #[cfg(not(feature = "std"))]
+    pub(crate) use crate::math::Math as _;
+    #[allow(unused_imports)]
+    pub(crate) use alloc::{
+        borrow::ToOwned,
+        boxed::Box,
+        format,
+        string::{String, ToString},
+        vec,
+        vec::Vec,
+    };
+}
+#[cfg(not(feature = "std"))]
+mod math;
 
 mod batch;
 pub mod cellular;
@@ -43,6 +79,7 @@ mod grid;
 mod kernel;
 pub mod nd;
 mod noise;
+pub mod prelude;
 mod program;
 pub mod reference;
 mod seed;

@@ -50,6 +50,7 @@ use crate::error::Error;
 use crate::float::Float;
 use crate::kernel::nd::{self as k, MAX_D};
 use crate::noise::{Sample, batch_outs};
+use crate::prelude_internal::*;
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};
 

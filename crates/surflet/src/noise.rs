@@ -11,6 +11,7 @@ use crate::kernel::hypercube::RowCache;
 use crate::kernel::select::{
     CellularK, Kernel, OpenSimplexK, PerlinK, SimplexK, SimplexValueK, ValueK,
 };
+use crate::prelude_internal::*;
 #[cfg(debug_assertions)]
 use crate::simd::Call;
 use crate::simd::scalar::Scalar;

@@ -28,6 +28,7 @@ use crate::kernel::Field;
 use crate::kernel::hypercube::RowCache;
 use crate::noise::batch_outs;
 use crate::noise::{Noise, Sample};
+use crate::prelude_internal::*;
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};
 

@@ -46,8 +46,12 @@
 //! `Pₐ · warp.frequency / frequency`, which must be a whole number; warped
 //! stacks repeat up to rounding (see [`crate::warp`]).
 
+use crate::prelude_internal::*;
+#[cfg(feature = "serde")]
 use serde::de::{self, Deserializer, Visitor};
+#[cfg(feature = "serde")]
 use serde::ser::Serializer;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use crate::cellular::{Cellular, CellularDistance, CellularReturn};
@@ -57,18 +61,21 @@ use crate::noise::{MAX_PERIOD, Noise, NoiseKind};
 use crate::program::{Program, field_methods};
 use crate::warp::{Warp, WarpKind, WarpParams};
 
+#[cfg(feature = "serde")]
 impl Serialize for NoiseKind {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.name())
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for CellularDistance {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.name())
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for CellularDistance {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let name = String::deserialize(d)?;
@@ -76,12 +83,14 @@ impl<'de> Deserialize<'de> for CellularDistance {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for CellularReturn {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.name())
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for CellularReturn {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let name = String::deserialize(d)?;
@@ -89,6 +98,7 @@ impl<'de> Deserialize<'de> for CellularReturn {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for NoiseKind {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let name = String::deserialize(d)?;
@@ -117,116 +127,167 @@ impl<'de> Deserialize<'de> for NoiseKind {
 /// assert!(err.to_string().starts_with("fractal.octaves: "));
 /// # Ok::<(), surflet::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Stack {
     /// The base noise (default `simplex`).
-    #[serde(default = "default_noise")]
+    #[cfg_attr(feature = "serde", serde(default = "default_noise"))]
     pub noise: NoiseKind,
     /// Cellular noise's distance (default euclidean); an error for other
     /// noises.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub distance: Option<CellularDistance>,
     /// Cellular noise's return value, key `return` (default `f1`); an error
     /// for other noises.
-    #[serde(rename = "return", default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "return", default, skip_serializing_if = "Option::is_none")
+    )]
     pub ret: Option<CellularReturn>,
     /// Cellular noise's jitter, in `[0, 1]` (default 1); an error for other
     /// noises.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "some_jitter"
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "some_jitter"
+        )
     )]
     pub jitter: Option<f64>,
     /// The seed (default 0).
-    #[serde(default, with = "seed_format")]
+    #[cfg_attr(feature = "serde", serde(default, with = "seed_format"))]
     pub seed: u64,
     /// Octave 0's frequency (default 1). Positive and finite.
-    #[serde(default = "one", deserialize_with = "positive")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "one", deserialize_with = "positive")
+    )]
     pub frequency: f64,
     /// Period per axis in lattice cells at `frequency`, one entry per
     /// dimension, each in 1..=65536 (default: none).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "period"
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "period"
+        )
     )]
     pub period: Option<Vec<u32>>,
     /// The fractal (default: none, a single octave of noise).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub fractal: Option<FractalDesc>,
     /// The domain warp (default: none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub warp: Option<WarpDesc>,
 }
 
 /// The `[fractal]` table of a [`Stack`] (the frequency is the stack's).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct FractalDesc {
     /// The formula (default `fbm`).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub kind: FractalKind,
     /// Octaves, 1..=32 (default 4).
-    #[serde(default = "default_octaves", deserialize_with = "octaves")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "default_octaves", deserialize_with = "octaves")
+    )]
     pub octaves: u32,
     /// Frequency ratio between octaves (default 2). Positive and finite.
-    #[serde(default = "two", deserialize_with = "positive")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "two", deserialize_with = "positive")
+    )]
     pub lacunarity: f64,
     /// Amplitude ratio between octaves (default 0.5). Finite.
-    #[serde(default = "half", deserialize_with = "finite")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "half", deserialize_with = "finite")
+    )]
     pub gain: f64,
     /// Octave 0's amplitude (default 1). Finite.
-    #[serde(default = "one", deserialize_with = "finite")]
+    #[cfg_attr(feature = "serde", serde(default = "one", deserialize_with = "finite"))]
     pub amplitude: f64,
     /// Scale into [-1, 1] (default true).
-    #[serde(default = "yes")]
+    #[cfg_attr(feature = "serde", serde(default = "yes"))]
     pub normalize: bool,
     /// Ridged and hybrid offset (default: the kind's,
     /// [`FractalKind::default_offset`]); an error for other kinds.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "some_finite"
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "some_finite"
+        )
     )]
     pub offset: Option<f64>,
     /// Ridged weight gain (default 2); an error for other kinds.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "some_finite"
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "some_finite"
+        )
     )]
     pub weight: Option<f64>,
 }
 
 /// The `[warp]` table of a [`Stack`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct WarpDesc {
     /// Single-step or progressive (default `single`).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub kind: WarpKind,
     /// The warp noise (default: the stack's noise).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub noise: Option<NoiseKind>,
     /// The warp seed (default: the stack's seed; the per-axis seeds are
     /// salted, so they differ from the field's).
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "opt_seed")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none", with = "opt_seed")
+    )]
     pub seed: Option<u64>,
     /// The warp frequency (default: the stack's frequency).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "some_positive"
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "some_positive"
+        )
     )]
     pub frequency: Option<f64>,
     /// The largest displacement per axis, in input units (default 1).
-    #[serde(default = "one", deserialize_with = "finite")]
+    #[cfg_attr(feature = "serde", serde(default = "one", deserialize_with = "finite"))]
     pub amplitude: f64,
     /// The warp's fractal (default: none, a single octave of noise).
     /// Progressive warps need `fbm`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub fractal: Option<FractalDesc>,
 }
 
@@ -284,19 +345,24 @@ fn default_noise() -> NoiseKind {
 fn default_octaves() -> u32 {
     4
 }
+#[cfg(feature = "serde")]
 fn one() -> f64 {
     1.0
 }
+#[cfg(feature = "serde")]
 fn two() -> f64 {
     2.0
 }
+#[cfg(feature = "serde")]
 fn half() -> f64 {
     0.5
 }
+#[cfg(feature = "serde")]
 fn yes() -> bool {
     true
 }
 
+#[cfg(feature = "serde")]
 fn octaves<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     let v = u32::deserialize(d)?;
     if v == 0 || v > crate::fractal::MAX_OCTAVES {
@@ -308,6 +374,7 @@ fn octaves<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     Ok(v)
 }
 
+#[cfg(feature = "serde")]
 fn positive<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     let v = f64::deserialize(d)?;
     if !(v.is_finite() && v > 0.0) {
@@ -318,6 +385,7 @@ fn positive<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(v)
 }
 
+#[cfg(feature = "serde")]
 fn finite<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     let v = f64::deserialize(d)?;
     if !v.is_finite() {
@@ -326,6 +394,7 @@ fn finite<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(v)
 }
 
+#[cfg(feature = "serde")]
 fn some_jitter<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     let v = f64::deserialize(d)?;
     Cellular::default()
@@ -334,14 +403,17 @@ fn some_jitter<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error>
     Ok(Some(v))
 }
 
+#[cfg(feature = "serde")]
 fn some_positive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     positive(d).map(Some)
 }
 
+#[cfg(feature = "serde")]
 fn some_finite<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     finite(d).map(Some)
 }
 
+#[cfg(feature = "serde")]
 fn period<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u32>>, D::Error> {
     let v = Vec::<u32>::deserialize(d)?;
     if v.is_empty() || v.len() > 4 {
@@ -360,6 +432,7 @@ fn period<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u32>>, D::Error>
 
 /// Seeds: TOML integers stop at 2^63 − 1, so larger seeds are written as
 /// decimal strings; either form (and `"0x…"` hex strings) is read back.
+#[cfg(feature = "serde")]
 mod seed_format {
     use super::*;
 
@@ -404,6 +477,7 @@ mod seed_format {
 
 /// [`seed_format`] for an optional seed (only called when the key is
 /// present).
+#[cfg(feature = "serde")]
 mod opt_seed {
     use super::*;
 
@@ -430,6 +504,7 @@ fn at(key: impl Into<String>, e: impl core::fmt::Display) -> Error {
 /// An empty document: almost always a wrong or truncated file, so it is
 /// refused rather than read as "all defaults" (which `Stack::default()`
 /// spells out explicitly, with at least `noise`, `seed` and `frequency`).
+#[cfg(feature = "serde")]
 fn empty_stack() -> Error {
     at(
         "",
@@ -557,6 +632,7 @@ impl Stack {
     /// assert!(err.to_string().starts_with("empty noise stack"));
     /// assert!(Stack::from_json_str("{}").is_err());
     /// ```
+    #[cfg(feature = "serde")]
     pub fn from_toml_str(text: &str) -> Result<Stack, Error> {
         let table: toml::Table = text.parse().map_err(|e| at("", e))?;
         if table.is_empty() {
@@ -570,6 +646,7 @@ impl Stack {
 
     /// Parses a JSON description and [checks](Self::check) it. Like TOML, an
     /// empty document (`{}`) is an error.
+    #[cfg(feature = "serde")]
     pub fn from_json_str(text: &str) -> Result<Stack, Error> {
         if serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
             .is_ok_and(|m| m.is_empty())
@@ -585,6 +662,7 @@ impl Stack {
 
     /// Reads a description from a file: JSON if the name ends in `.json`,
     /// TOML otherwise.
+    #[cfg(feature = "serde")]
     pub fn from_file(path: impl AsRef<std::path::Path>) -> Result<Stack, Error> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path)
@@ -601,12 +679,14 @@ impl Stack {
 
     /// The description as TOML; [`from_toml_str`](Self::from_toml_str) reads
     /// it back unchanged.
+    #[cfg(feature = "serde")]
     pub fn to_toml_string(&self) -> Result<String, Error> {
         toml::to_string(self).map_err(|e| at("", e))
     }
 
     /// The description as pretty-printed JSON;
     /// [`from_json_str`](Self::from_json_str) reads it back unchanged.
+    #[cfg(feature = "serde")]
     pub fn to_json_string(&self) -> Result<String, Error> {
         serde_json::to_string_pretty(self).map_err(|e| at("", e))
     }
@@ -848,6 +928,7 @@ fn to_array<const D: usize>(p: &[u32], key: &str) -> Result<[u32; D], Error> {
     })
 }
 
+#[cfg(feature = "serde")]
 fn path_error<E: core::fmt::Display>(e: serde_path_to_error::Error<E>) -> Error {
     let key = e.path().to_string();
     let key = if key == "." { String::new() } else { key };

@@ -38,6 +38,8 @@
 //! w(p)` and `p + w(p)` round differently, so `f(p + T)` and `f(p)` differ in
 //! the last bits.
 
+use crate::prelude_internal::*;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
@@ -47,8 +49,9 @@ use crate::program::{LayerSpec, Program, field_methods};
 use crate::seed::{WARP_SALT, derive};
 
 /// How the warp displacements are applied.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum WarpKind {
     /// One displacement by one fractal per axis, all evaluated at `p`.
     #[default]

@@ -17,6 +17,10 @@ pub(crate) mod opensimplex;
 pub(crate) mod select;
 pub(crate) mod simplex;
 
+// Only `no_std` builds need it: their float maths (`floor`, `round`, ...) comes
+// from `libm` through `Math`.
+#[cfg(not(feature = "std"))]
+use crate::prelude_internal::*;
 use crate::simd::Simd;
 
 /// Per-axis multipliers that spread lattice coordinates over the 32-bit hash
@@ -245,7 +249,7 @@ pub(crate) fn mul_split<S: Simd>(s: S, k: S::F, c: f64) -> (S::F, S::F) {
     // product below then fits the significand for |k| < 2^24 / 2^44.
     let split = (S::E::PRECISION / 2) as i32;
     let hi_bits = S::E::PRECISION as i32 - split;
-    let e = c.log2().floor() as i32;
+    let e = Float::floor(c.log2()) as i32;
     let scale = 2f64.powi(hi_bits - 1 - e);
     let c_hi = (c * scale).round() / scale;
     let c_lo = c - c_hi;

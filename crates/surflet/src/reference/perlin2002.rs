@@ -17,6 +17,10 @@
 //!   rows is 0.875.
 
 use super::PERLIN_PERMUTATION;
+// Only `no_std` builds need it: their float maths (`floor`, `round`, ...) comes
+// from `libm` through `Math`.
+#[cfg(not(feature = "std"))]
+use crate::prelude_internal::*;
 
 /// The permutation stored twice, as the original's `p[512]`, so that the
 /// nested `p[p[X] + Y] + Z` lookups (at most 511) never need wrapping.

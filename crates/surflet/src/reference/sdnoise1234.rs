@@ -442,10 +442,10 @@ pub fn sdnoise4(x: f32, y: f32, z: f32, w: f32) -> (f32, [f32; 4]) {
     let o3 = off(1);
 
     let p0 = [x0, y0, z0, w0];
-    let p1: [f32; 4] = std::array::from_fn(|a| p0[a] - o1[a] as f32 + G4);
-    let p2: [f32; 4] = std::array::from_fn(|a| p0[a] - o2[a] as f32 + 2.0 * G4);
-    let p3: [f32; 4] = std::array::from_fn(|a| p0[a] - o3[a] as f32 + 3.0 * G4);
-    let p4: [f32; 4] = std::array::from_fn(|a| p0[a] - 1.0 + 4.0 * G4);
+    let p1: [f32; 4] = core::array::from_fn(|a| p0[a] - o1[a] as f32 + G4);
+    let p2: [f32; 4] = core::array::from_fn(|a| p0[a] - o2[a] as f32 + 2.0 * G4);
+    let p3: [f32; 4] = core::array::from_fn(|a| p0[a] - o3[a] as f32 + 3.0 * G4);
+    let p4: [f32; 4] = core::array::from_fn(|a| p0[a] - 1.0 + 4.0 * G4);
 
     let ii = (i & 0xff) as usize;
     let jj = (j & 0xff) as usize;

@@ -39,6 +39,11 @@
 
 #![allow(clippy::excessive_precision)] // the C's 9-digit literals, kept verbatim
 
+// Only `no_std` builds need it: their float maths (`floor`, `round`, ...) comes
+// from `libm` through `Math`.
+#[cfg(not(feature = "std"))]
+use crate::prelude_internal::*;
+
 /// Perlin's permutation stored twice, as in the C, so the nested lookups
 /// `perm[i + 1 + perm[j + 1]]` with `i, j ≤ 255` stay in range.
 const PERM: [u8; 512] = {

@@ -268,20 +268,32 @@ impl Isa {
     /// `avx2` or `avx512` caps it, which is how the CLI and benchmarks compare
     /// backends.
     pub fn detect() -> Isa {
-        use std::sync::OnceLock;
-        static DETECTED: OnceLock<Isa> = OnceLock::new();
-        *DETECTED.get_or_init(|| {
-            let best = Isa::available().into_iter().last().unwrap_or(Isa::Scalar);
-            match std::env::var("SURFLET_ISA").ok().as_deref() {
-                Some("scalar") => Isa::Scalar,
-                Some("avx2") if best != Isa::Scalar => Isa::Avx2,
-                _ => best,
-            }
-        })
+        #[cfg(feature = "std")]
+        {
+            use std::sync::OnceLock;
+            static DETECTED: OnceLock<Isa> = OnceLock::new();
+            *DETECTED.get_or_init(|| {
+                let best = Isa::widest();
+                match std::env::var("SURFLET_ISA").ok().as_deref() {
+                    Some("scalar") => Isa::Scalar,
+                    Some("avx2") if best != Isa::Scalar => Isa::Avx2,
+                    _ => best,
+                }
+            })
+        }
+        #[cfg(not(feature = "std"))]
+        Isa::widest()
+    }
+
+    fn widest() -> Isa {
+        [Isa::Avx512, Isa::Avx2]
+            .into_iter()
+            .find(|isa| isa.is_available())
+            .unwrap_or(Isa::Scalar)
     }
 
     /// Every instruction set this CPU supports, narrowest first.
-    pub fn available() -> Vec<Isa> {
+    pub fn available() -> alloc::vec::Vec<Isa> {
         [Isa::Scalar, Isa::Avx2, Isa::Avx512]
             .into_iter()
             .filter(|isa| isa.is_available())
@@ -291,28 +303,38 @@ impl Isa {
     /// Whether this CPU supports the instruction set (detected once, then a
     /// load: batch calls ask this every time).
     pub fn is_available(self) -> bool {
-        use std::sync::OnceLock;
-        static MASK: OnceLock<u8> = OnceLock::new();
-        let mask = *MASK.get_or_init(|| {
-            #[allow(unused_mut)]
-            let mut m = 1u8;
-            #[cfg(target_arch = "x86_64")]
-            {
-                if x86::Avx2F32::new().is_some() {
-                    m |= 2;
-                }
-                if x86::Avx512F32::new().is_some() {
-                    m |= 4;
-                }
-            }
-            m
-        });
+        #[cfg(feature = "std")]
+        let mask = {
+            use std::sync::OnceLock;
+            static MASK: OnceLock<u8> = OnceLock::new();
+            *MASK.get_or_init(Isa::mask)
+        };
+        // Without `std` there is no run-time detection: the mask is what
+        // the build targets, a constant.
+        #[cfg(not(feature = "std"))]
+        let mask = Isa::mask();
         let bit = match self {
             Isa::Scalar => 1,
             Isa::Avx2 => 2,
             Isa::Avx512 => 4,
         };
         mask & bit != 0
+    }
+
+    /// One bit per available instruction set.
+    fn mask() -> u8 {
+        #[allow(unused_mut)]
+        let mut m = 1u8;
+        #[cfg(target_arch = "x86_64")]
+        {
+            if x86::Avx2F32::new().is_some() {
+                m |= 2;
+            }
+            if x86::Avx512F32::new().is_some() {
+                m |= 4;
+            }
+        }
+        m
     }
 
     /// Lower-case name: `scalar`, `avx2`, `avx512`.

@@ -32,13 +32,29 @@ pub(crate) struct Avx512F32(());
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx512F64(());
 
+#[cfg(feature = "std")]
 fn has_avx2() -> bool {
     std::arch::is_x86_feature_detected!("avx2")
 }
+#[cfg(feature = "std")]
 fn has_avx512() -> bool {
     has_avx2()
         && std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512vl")
+}
+// `no_std`: the features the build enables (`-C target-feature=+avx2`,
+// `-C target-cpu=...`), known at compile time.
+#[cfg(not(feature = "std"))]
+fn has_avx2() -> bool {
+    cfg!(target_feature = "avx2")
+}
+#[cfg(not(feature = "std"))]
+fn has_avx512() -> bool {
+    cfg!(all(
+        target_feature = "avx2",
+        target_feature = "avx512f",
+        target_feature = "avx512vl"
+    ))
 }
 
 impl Avx2F32 {

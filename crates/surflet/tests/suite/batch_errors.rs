@@ -9,7 +9,10 @@
 //! library's own runtime detection then reports AVX-512 missing and the error
 //! path runs for real.
 
-use surflet::{Curl, Error, Fractal, FractalKind, FractalParams, Isa, Noise, NoiseKind, Stack};
+use surflet::{
+    Curl, Error, Fractal, FractalDesc, FractalKind, FractalParams, Isa, Noise, NoiseKind, Stack,
+    WarpDesc,
+};
 
 /// A value no evaluation writes: outputs must still hold it after an error.
 const UNTOUCHED: f64 = 12345.0;
@@ -98,11 +101,19 @@ fn fractal() -> Fractal<3> {
 }
 
 fn evaluator() -> surflet::Evaluator<3> {
-    let stack = Stack::from_toml_str(
-        "noise = \"perlin\"\nseed = 3\n[fractal]\nkind = \"fbm\"\noctaves = 4\n\
-         [warp]\namplitude = 0.5\n",
-    )
-    .unwrap();
+    let stack = Stack {
+        noise: NoiseKind::Perlin,
+        seed: 3,
+        fractal: Some(FractalDesc {
+            octaves: 4,
+            ..FractalDesc::default()
+        }),
+        warp: Some(WarpDesc {
+            amplitude: 0.5,
+            ..WarpDesc::default()
+        }),
+        ..Stack::default()
+    };
     stack.build::<3>().unwrap()
 }
 

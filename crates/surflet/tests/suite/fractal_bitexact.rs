@@ -6,8 +6,8 @@
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use surflet::{
-    Curl, Float, Fractal, FractalKind, FractalParams, Isa, Noise, NoiseKind, Sample, Stack, Warp,
-    WarpKind, WarpParams,
+    Curl, Float, Fractal, FractalDesc, FractalKind, FractalParams, Isa, Noise, NoiseKind, Sample,
+    Stack, Warp, WarpDesc, WarpKind, WarpParams,
 };
 
 const N: usize = 333; // not a multiple of any lane count: the padded tail is covered
@@ -191,23 +191,27 @@ fn all<F: Float, const D: usize>(period: [u32; D]) {
     for (name, w) in warps::<D>() {
         check::<F, D>(&name, &w, 2);
     }
-    let stack = Stack::from_toml_str(
-        r#"
-        noise = "perlin"
-        seed = 12
-        frequency = 0.5
-        [fractal]
-        kind = "hybrid"
-        octaves = 3
-        [warp]
-        kind = "progressive"
-        noise = "simplex-value"
-        amplitude = 2.0
-        [warp.fractal]
-        octaves = 2
-        "#,
-    )
-    .unwrap();
+    let stack = Stack {
+        noise: NoiseKind::Perlin,
+        seed: 12,
+        frequency: 0.5,
+        fractal: Some(FractalDesc {
+            kind: FractalKind::Hybrid,
+            octaves: 3,
+            ..FractalDesc::default()
+        }),
+        warp: Some(WarpDesc {
+            kind: WarpKind::Progressive,
+            noise: Some(NoiseKind::SimplexValue),
+            amplitude: 2.0,
+            fractal: Some(FractalDesc {
+                octaves: 2,
+                ..FractalDesc::default()
+            }),
+            ..WarpDesc::default()
+        }),
+        ..Stack::default()
+    };
     check::<F, D>("stack", &stack.build::<D>().unwrap(), 3);
 }
 

@@ -6,7 +6,10 @@
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
-use surflet::{Error, Float, Fractal, FractalKind, FractalParams, Noise, NoiseKind, Stack};
+use surflet::{
+    Error, Float, Fractal, FractalDesc, FractalKind, FractalParams, Noise, NoiseKind, Stack,
+    WarpDesc, WarpKind,
+};
 
 fn same<F: Float>(a: F, b: F) -> bool {
     a.to_f64().to_bits() == b.to_f64().to_bits()
@@ -133,25 +136,29 @@ fn tiling_errors() {
 
 #[test]
 fn tiled_warped_stack_repeats_up_to_rounding() {
-    let stack = Stack::from_toml_str(
-        r#"
-        noise = "simplex"
-        seed = 5
-        frequency = 0.25
-        period = [4, 6]
-        [fractal]
-        kind = "ridged"
-        octaves = 3
-        [warp]
-        kind = "progressive"
-        noise = "perlin"
-        frequency = 0.5
-        amplitude = 1.5
-        [warp.fractal]
-        octaves = 2
-        "#,
-    )
-    .unwrap();
+    let stack = Stack {
+        noise: NoiseKind::Simplex,
+        seed: 5,
+        frequency: 0.25,
+        period: Some(vec![4, 6]),
+        fractal: Some(FractalDesc {
+            kind: FractalKind::Ridged,
+            octaves: 3,
+            ..FractalDesc::default()
+        }),
+        warp: Some(WarpDesc {
+            kind: WarpKind::Progressive,
+            noise: Some(NoiseKind::Perlin),
+            frequency: Some(0.5),
+            amplitude: 1.5,
+            fractal: Some(FractalDesc {
+                octaves: 2,
+                ..FractalDesc::default()
+            }),
+            ..WarpDesc::default()
+        }),
+        ..Stack::default()
+    };
     let f = stack.build::<2>().unwrap();
     let tile = f.tile().unwrap();
     assert_eq!(tile, [16.0, 24.0]);

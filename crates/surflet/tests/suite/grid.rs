@@ -4,8 +4,8 @@
 //! negative and large origins and steps that are not powers of two.
 
 use surflet::{
-    Bounds, Error, Float, Fractal, FractalKind, FractalParams, Grid, Isa, Noise, NoiseKind, Sample,
-    Stack, Warp, WarpKind, WarpParams,
+    Bounds, Error, Float, Fractal, FractalDesc, FractalKind, FractalParams, Grid, Isa, Noise,
+    NoiseKind, Sample, Stack, Warp, WarpDesc, WarpKind, WarpParams,
 };
 
 fn same<F: Float>(a: F, b: F) -> bool {
@@ -216,19 +216,21 @@ fn all<F: Float, const D: usize>() {
     for (name, w) in &warps {
         check(name, w, &grids[0]);
     }
-    let stack = Stack::from_toml_str(
-        r#"
-        noise = "simplex"
-        seed = 3
-        frequency = 0.4
-        [fractal]
-        kind = "ridged"
-        octaves = 4
-        [warp]
-        amplitude = 1.5
-        "#,
-    )
-    .unwrap();
+    let stack = Stack {
+        noise: NoiseKind::Simplex,
+        seed: 3,
+        frequency: 0.4,
+        fractal: Some(FractalDesc {
+            kind: FractalKind::Ridged,
+            octaves: 4,
+            ..FractalDesc::default()
+        }),
+        warp: Some(WarpDesc {
+            amplitude: 1.5,
+            ..WarpDesc::default()
+        }),
+        ..Stack::default()
+    };
     check("stack", &stack.build::<D>().unwrap(), &grids[2]);
 }
 

@@ -36,5 +36,6 @@ mod miri_smoke;
 mod nd;
 mod opensimplex;
 mod properties;
+#[cfg(feature = "serde")]
 mod stack_config;
 mod warp_gradients;
