@@ -75,6 +75,7 @@ pub mod curl;
 mod error;
 mod float;
 pub mod fractal;
+mod fractal_kind;
 mod grid;
 mod kernel;
 pub mod nd;

@@ -22,7 +22,7 @@
 use crate::batch::{self, Lanes, Source, Work};
 use crate::error::Error;
 use crate::float::Float;
-use crate::fractal::FractalKind;
+use crate::fractal_kind::FractalKind;
 use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
 use crate::kernel::hypercube::RowCache;

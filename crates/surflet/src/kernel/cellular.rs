@@ -68,7 +68,7 @@
 //! `[-1, 1]` (times [`MARGIN`]) and the gradient by the same factor. The
 //! cell value is already in `(-1, 1)` and is left as it is.
 
-use super::{Field, MARGIN, PRIMES, finish, lattice_value, poison, split, split_periodic};
+use super::{Field, MARGIN, PRIMES, lattice_value, lowbias32, poison, split, split_periodic};
 use crate::cellular::{CellularDistance, CellularReturn};
 use crate::simd::Simd;
 
@@ -317,9 +317,9 @@ pub(crate) fn cellular<S: Simd, const D: usize, const PERIODIC: bool>(
         for a in 0..D {
             h = s.u_xor(h, primed[a]);
         }
-        let h = finish(s, h);
+        let h = lowbias32(s, h);
         let h2 = if D > 2 {
-            finish(s, s.u_xor(h, s.u_splat(SALT_UV)))
+            lowbias32(s, s.u_xor(h, s.u_splat(SALT_UV)))
         } else {
             h
         };
@@ -354,7 +354,7 @@ pub(crate) fn cellular<S: Simd, const D: usize, const PERIODIC: bool>(
     let nan = poison(s, &p);
     let (v, g) = match cl.ret {
         CellularReturn::CellValue => {
-            let v = lattice_value(s, finish(s, s.u_xor(h1, s.u_splat(SALT_VALUE))));
+            let v = lattice_value(s, lowbias32(s, s.u_xor(h1, s.u_splat(SALT_VALUE))));
             let mut g = [zero; D];
             for a in 0..D {
                 g[a] = s.add(zero, nan);

@@ -6,7 +6,7 @@
 //! blend exactly: blending `lo` and `hi` with weight `u(t)` contributes
 //! `lerp(u, ∇lo, ∇hi)` plus `u'(t) (hi − lo)` along the blended axis.
 
-use super::{Field, MARGIN, PRIMES, fade, finish, lattice_value, poison, split, split_periodic};
+use super::{Field, MARGIN, PRIMES, fade, lattice_value, lowbias32, poison, split, split_periodic};
 use crate::float::Float;
 use crate::simd::Simd;
 use crate::simd::scalar::Scalar;
@@ -96,7 +96,7 @@ pub(crate) fn corner<S: Simd, const D: usize, const PERLIN: bool>(
     for a in 0..D {
         h = s.u_xor(h, if c >> a & 1 == 1 { hi[a] } else { lo[a] });
     }
-    let h = finish(s, h);
+    let h = lowbias32(s, h);
     if PERLIN {
         gradient::<S, D>(s, h)
     } else {

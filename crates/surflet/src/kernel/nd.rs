@@ -12,7 +12,7 @@
 //!   found by ranking the in-cell fractions with D(D−1)/2 comparisons, D + 1
 //!   corners, each a surflet `(½ − |d|²)³ (g·d)`.
 
-use super::{MARGIN, PRIMES, dot, fade, finish, lattice_value, poison, skew_split, split};
+use super::{MARGIN, PRIMES, dot, fade, lattice_value, lowbias32, poison, skew_split, split};
 use crate::simd::Simd;
 
 /// The largest dimension.
@@ -175,7 +175,7 @@ type Node<S, const D: usize> = (<S as Simd>::F, [<S as Simd>::F; D]);
 /// The operations, and their order, are those of
 /// [`hypercube`](super::hypercube::hypercube) with no period: per axis
 /// `split`, `cell`, primed near and far corner, `fade`; per corner the hash
-/// `finish(key ^ Σ primed)`, then the value or the ramp `Σ gₐ dₐ` summed in
+/// `lowbias32(key ^ Σ primed)`, then the value or the ramp `Σ gₐ dₐ` summed in
 /// axis order; each blend node `l + u (h − l)` with the gradient rule of
 /// `blend`. Only the order in which nodes are formed differs (depth first
 /// here), which no bit depends on.
@@ -210,7 +210,7 @@ fn hypercube_nd<S: Simd, const D: usize, const PERLIN_: bool>(
         for a in 0..D {
             h = s.u_xor(h, if c >> a & 1 == 1 { hi[a] } else { lo[a] });
         }
-        let h = finish(s, h);
+        let h = lowbias32(s, h);
         let mut node: Node<S, D> = (zero, [zero; D]);
         if PERLIN_ {
             let g = perlin_gradient::<S, D>(s, h);
@@ -379,7 +379,7 @@ fn simplex_nd<S: Simd, const D: usize>(s: S, key: S::U, p: [S::F; D]) -> (S::F, 
         h0 = s.u_xor(h0, base[a]);
     }
     let mut acc: Node<S, D> = (zero, [zero; D]);
-    surflet::<S, D>(s, finish(s, h0), d0, &mut acc);
+    surflet::<S, D>(s, lowbias32(s, h0), d0, &mut acc);
     // Corner k (1..=D) steps along the k axes of highest rank: those with
     // rank > D − 1 − k (signed, so k = D takes them all).
     let one = s.c(1.0);
@@ -393,7 +393,7 @@ fn simplex_nd<S: Simd, const D: usize>(s: S, key: S::U, p: [S::F; D]) -> (S::F, 
             h = s.u_xor(h, s.u_add(base[a], s.u_and(o, prime[a])));
             d[a] = s.add(s.sub(d0[a], s.keep(s.u_to_m(o), one)), kg);
         }
-        surflet::<S, D>(s, finish(s, h), d, &mut acc);
+        surflet::<S, D>(s, lowbias32(s, h), d, &mut acc);
     }
 
     let k = SIMPLEX_SUP[D - 1].recip() * MARGIN;
@@ -559,7 +559,7 @@ mod tests {
         let n = 1_000_000u32;
         let mut counts: HashMap<[i8; D], u32> = HashMap::new();
         for i in 0..n {
-            let h = finish(s, i.wrapping_mul(0x9E37_79B9) ^ 0x1234_5678);
+            let h = lowbias32(s, i.wrapping_mul(0x9E37_79B9) ^ 0x1234_5678);
             let g = if simplex {
                 grad_simplex::<Scalar<f64>, D>(s, h)
             } else {

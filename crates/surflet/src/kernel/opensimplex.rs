@@ -40,7 +40,7 @@ use super::simplex::{
     Acc, G2, bcc_hashes, bcc_tetra, simplex4_corners, simplex4_lattice, tri2, zero_acc,
 };
 use super::{
-    Field, MARGIN, PRIMES, dot, finish, grad4_simplex, poison, skew_split, split, three_way,
+    Field, MARGIN, PRIMES, dot, grad4_simplex, lowbias32, poison, skew_split, split, three_way,
 };
 use crate::simd::Simd;
 
@@ -222,7 +222,7 @@ fn sum2<S: Simd, const SUPER: bool>(s: S, field: &Field<S>, p: [S::F; 2]) -> Acc
         }
         let ha = s.u_add(tri.ci, s.u_mul(s.f_to_i(a), s.u_splat(PRIMES[0])));
         let hb = s.u_add(tri.cj, s.u_mul(s.f_to_i(b), s.u_splat(PRIMES[1])));
-        let h = finish(s, s.u_xor(field.key, s.u_xor(ha, hb)));
+        let h = lowbias32(s, s.u_xor(field.key, s.u_xor(ha, hb)));
         surflet4(s, grad2_os(s, h), d, r2, &mut acc);
     }
     acc
@@ -301,7 +301,7 @@ fn bcc_point_hash<S: Simd>(s: S, key: S::U, c: [S::U; 3], half: bool) -> S::U {
             s.u_mul(w, s.u_splat(PRIMES[2])),
         ),
     );
-    finish(s, s.u_xor(key, h))
+    lowbias32(s, s.u_xor(key, h))
 }
 
 /// The four corners of one cubic sublattice of the BCC lattice that can be
@@ -441,7 +441,7 @@ fn sum4<S: Simd, const SUPER: bool>(s: S, field: &Field<S>, p: [S::F; 4]) -> Acc
             h = s.u_xor(h, s.u_add(lat.base[a], s.u_mul(s.f_to_i(step), prime)));
             d[a] = s.add(s.sub(lat.d0[a], step), shift);
         }
-        surflet4(s, grad4_simplex(s, finish(s, h)), d, R2_S4, &mut acc);
+        surflet4(s, grad4_simplex(s, lowbias32(s, h)), d, R2_S4, &mut acc);
     }
     acc
 }
@@ -804,7 +804,7 @@ mod tests {
             for (a, &x) in c.iter().enumerate() {
                 h ^= (x as u32).wrapping_mul(PRIMES[a]);
             }
-            finish(s, h)
+            lowbias32(s, h)
         };
         let mut total = 0.0;
         let mut add = |h: u32, d: &[f64]| {

@@ -25,7 +25,7 @@
 //!   ordering.
 
 use super::{
-    Field, MARGIN, PRIMES, dot, finish, lattice_value, poison, skew_split, split, split_periodic,
+    Field, MARGIN, PRIMES, dot, lattice_value, lowbias32, poison, skew_split, split, split_periodic,
 };
 use crate::simd::Simd;
 
@@ -167,9 +167,9 @@ pub(crate) fn simplex1<S: Simd, const VALUE: bool, const PERIODIC: bool>(
     let h0 = s.u_mul(c, s.u_splat(PRIMES[0]));
     let h1 = next_primed::<S, PERIODIC>(s, field, c, h0, 0);
     let mut acc = zero_acc::<S, 1>(s);
-    surflet::<S, 1, VALUE>(s, finish(s, s.u_xor(field.key, h0)), [f], 1.0, &mut acc);
+    surflet::<S, 1, VALUE>(s, lowbias32(s, s.u_xor(field.key, h0)), [f], 1.0, &mut acc);
     let f1 = s.sub(f, s.c(1.0));
-    surflet::<S, 1, VALUE>(s, finish(s, s.u_xor(field.key, h1)), [f1], 1.0, &mut acc);
+    surflet::<S, 1, VALUE>(s, lowbias32(s, s.u_xor(field.key, h1)), [f1], 1.0, &mut acc);
     finish_sum::<S, 1, VALUE>(s, acc, &p, [1.0])
 }
 
@@ -231,7 +231,7 @@ pub(crate) fn tri2<S: Simd>(s: S, field: &Field<S>, p: [S::F; 2]) -> Tri2<S> {
     );
     let h2 = s.u_xor(field.key, s.u_xor(s.u_add(ci, px), s.u_add(cj, py)));
     Tri2 {
-        h: [finish(s, h0), finish(s, h1), finish(s, h2)],
+        h: [lowbias32(s, h0), lowbias32(s, h1), lowbias32(s, h2)],
         d: [[x0, y0], [x1, y1], [x2, y2]],
         ci,
         cj,
@@ -282,7 +282,7 @@ fn hex_vertex<S: Simd>(s: S, field: &Field<S>, ci: S::U, cj: S::U, ou: S::U, ov:
         s.u_mul(u, s.u_splat(PRIMES[0])),
         s.u_mul(v, s.u_splat(PRIMES[1])),
     );
-    finish(s, s.u_xor(field.key, h))
+    lowbias32(s, s.u_xor(field.key, h))
 }
 
 /// 2D periodic, on psrdnoise's hexagonal lattice.
@@ -353,7 +353,7 @@ fn bcc_step_hash<S: Simd>(
     for a in 0..3 {
         h = s.u_xor(h, s.u_add(base[a], s.u_and(s.m_to_u(o[a]), prime[a])));
     }
-    finish(s, h)
+    lowbias32(s, h)
 }
 
 /// The sum of two coordinates as an exact (cell, fraction) pair.
@@ -380,7 +380,7 @@ fn bcc_hash_periodic<S: Simd>(s: S, field: &Field<S>, cells: &[S::U; 3], o: [S::
     for a in 0..3 {
         h = s.u_xor(h, s.u_mul(n[a], s.u_splat(PRIMES[a])));
     }
-    finish(s, h)
+    lowbias32(s, h)
 }
 
 /// The tetrahedron of the axis-aligned body-centred cubic lattice that holds
@@ -462,7 +462,7 @@ pub(crate) fn bcc_hashes<S: Simd>(s: S, key: S::U, t: &BccTetra<S>) -> [S::U; 4]
     for a in 0..3 {
         h3 = s.u_xor(h3, s.u_add(base[a], prime[a]));
     }
-    [finish(s, h0), h1, h2, finish(s, h3)]
+    [lowbias32(s, h0), h1, h2, lowbias32(s, h3)]
 }
 
 /// 3D on the axis-aligned body-centred cubic lattice ([`bcc_tetra`]).
@@ -556,7 +556,7 @@ fn corner4<S: Simd>(
         let off = s.keep(s.u_to_m(o[a]), one);
         d[a] = s.add(s.sub(d0[a], off), kg);
     }
-    (finish(s, h), d)
+    (lowbias32(s, h), d)
 }
 
 /// The skewed hypercube cell of a 4D point: its primed base cell, the
@@ -628,7 +628,7 @@ pub(crate) fn simplex4_corners<S: Simd>(
         h0 = s.u_xor(h0, b);
     }
     let mut out = [(zu, lat.d0); 5];
-    out[0].0 = finish(s, h0);
+    out[0].0 = lowbias32(s, h0);
     // Corner k (1..=3) steps along the axes of rank >= 4 − k.
     for k in 1..=3u32 {
         let mut o = [zu; 4];

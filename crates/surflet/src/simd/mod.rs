@@ -138,11 +138,6 @@ pub trait Simd: Copy + Send + Sync + 'static {
     fn u_is(self, a: Self::U, v: u32) -> Self::M {
         self.u_to_m(self.u_eq(a, self.u_splat(v)))
     }
-    /// `a * b + c` as two rounded operations, never fused.
-    #[inline(always)]
-    fn mul_add(self, a: Self::F, b: Self::F, c: Self::F) -> Self::F {
-        self.add(self.mul(a, b), c)
-    }
 
     /// The lattice cell of an integer-valued float (the result of `floor`),
     /// reduced modulo 2^32.

@@ -19,6 +19,58 @@ macro_rules! arch {
     };
 }
 
+/// The `u32` lane operations on eight lanes in an AVX register, shared by
+/// the AVX2 `f32` backend and the AVX-512 `f64` backend (whose eight hash
+/// lanes live in a 256-bit register).
+macro_rules! u32x8_ops {
+    () => {
+        #[inline(always)]
+        fn u_splat(self, v: u32) -> __m256i {
+            arch!(_mm256_set1_epi32(v as i32))
+        }
+        #[inline(always)]
+        fn u_add(self, a: __m256i, b: __m256i) -> __m256i {
+            arch!(_mm256_add_epi32(a, b))
+        }
+        #[inline(always)]
+        fn u_sub(self, a: __m256i, b: __m256i) -> __m256i {
+            arch!(_mm256_sub_epi32(a, b))
+        }
+        #[inline(always)]
+        fn u_mul(self, a: __m256i, b: __m256i) -> __m256i {
+            arch!(_mm256_mullo_epi32(a, b))
+        }
+        #[inline(always)]
+        fn u_xor(self, a: __m256i, b: __m256i) -> __m256i {
+            arch!(_mm256_xor_si256(a, b))
+        }
+        #[inline(always)]
+        fn u_and(self, a: __m256i, b: __m256i) -> __m256i {
+            arch!(_mm256_and_si256(a, b))
+        }
+        #[inline(always)]
+        fn u_or(self, a: __m256i, b: __m256i) -> __m256i {
+            arch!(_mm256_or_si256(a, b))
+        }
+        #[inline(always)]
+        fn u_shr<const N: i32>(self, a: __m256i) -> __m256i {
+            arch!(_mm256_srli_epi32::<N>(a))
+        }
+        #[inline(always)]
+        fn u_shl<const N: i32>(self, a: __m256i) -> __m256i {
+            arch!(_mm256_slli_epi32::<N>(a))
+        }
+        #[inline(always)]
+        fn u_eq(self, a: __m256i, b: __m256i) -> __m256i {
+            arch!(_mm256_cmpeq_epi32(a, b))
+        }
+        #[inline(always)]
+        fn u_gt_signed(self, a: __m256i, b: __m256i) -> __m256i {
+            arch!(_mm256_cmpgt_epi32(a, b))
+        }
+    };
+}
+
 /// AVX2, 8 `f32` lanes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx2F32(());
@@ -216,50 +268,7 @@ impl Simd for Avx2F32 {
             _mm256_xor_ps(v, _mm256_castsi256_ps(sign))
         })
     }
-    #[inline(always)]
-    fn u_splat(self, v: u32) -> __m256i {
-        arch!(_mm256_set1_epi32(v as i32))
-    }
-    #[inline(always)]
-    fn u_add(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_add_epi32(a, b))
-    }
-    #[inline(always)]
-    fn u_sub(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_sub_epi32(a, b))
-    }
-    #[inline(always)]
-    fn u_mul(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_mullo_epi32(a, b))
-    }
-    #[inline(always)]
-    fn u_xor(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_xor_si256(a, b))
-    }
-    #[inline(always)]
-    fn u_and(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_and_si256(a, b))
-    }
-    #[inline(always)]
-    fn u_or(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_or_si256(a, b))
-    }
-    #[inline(always)]
-    fn u_shr<const N: i32>(self, a: __m256i) -> __m256i {
-        arch!(_mm256_srli_epi32::<N>(a))
-    }
-    #[inline(always)]
-    fn u_shl<const N: i32>(self, a: __m256i) -> __m256i {
-        arch!(_mm256_slli_epi32::<N>(a))
-    }
-    #[inline(always)]
-    fn u_eq(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_cmpeq_epi32(a, b))
-    }
-    #[inline(always)]
-    fn u_gt_signed(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_cmpgt_epi32(a, b))
-    }
+    u32x8_ops!();
     #[inline(always)]
     fn u_to_m(self, a: __m256i) -> __m256 {
         arch!(_mm256_castsi256_ps(a))
@@ -843,50 +852,7 @@ impl Simd for Avx512F64 {
             _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(v), sign))
         })
     }
-    #[inline(always)]
-    fn u_splat(self, v: u32) -> __m256i {
-        arch!(_mm256_set1_epi32(v as i32))
-    }
-    #[inline(always)]
-    fn u_add(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_add_epi32(a, b))
-    }
-    #[inline(always)]
-    fn u_sub(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_sub_epi32(a, b))
-    }
-    #[inline(always)]
-    fn u_mul(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_mullo_epi32(a, b))
-    }
-    #[inline(always)]
-    fn u_xor(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_xor_si256(a, b))
-    }
-    #[inline(always)]
-    fn u_and(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_and_si256(a, b))
-    }
-    #[inline(always)]
-    fn u_or(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_or_si256(a, b))
-    }
-    #[inline(always)]
-    fn u_shr<const N: i32>(self, a: __m256i) -> __m256i {
-        arch!(_mm256_srli_epi32::<N>(a))
-    }
-    #[inline(always)]
-    fn u_shl<const N: i32>(self, a: __m256i) -> __m256i {
-        arch!(_mm256_slli_epi32::<N>(a))
-    }
-    #[inline(always)]
-    fn u_eq(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_cmpeq_epi32(a, b))
-    }
-    #[inline(always)]
-    fn u_gt_signed(self, a: __m256i, b: __m256i) -> __m256i {
-        arch!(_mm256_cmpgt_epi32(a, b))
-    }
+    u32x8_ops!();
     #[inline(always)]
     fn u_to_m(self, a: __m256i) -> __mmask8 {
         arch!(_mm256_test_epi32_mask(a, a))

@@ -1,0 +1,346 @@
+//! Noise stacks: a declarative description of a noise, its fractal and its
+//! domain warp, read from and written to TOML or JSON, and compiled into an
+//! [`Evaluator`].
+//!
+//! ```toml
+//! noise = "simplex"          # value | perlin | simplex | simplex-value | cellular
+//! seed = 42                  # u64; above 2^63 - 1 write it as a string
+//! frequency = 0.01           # octave 0's frequency
+//! period = [4, 4]            # optional: tile every period / frequency units
+//! distance = "euclidean"     # cellular only: euclidean | euclidean-squared |
+//!                            #   manhattan | chebyshev | hybrid
+//! return = "f1"              # cellular only: f1 | f2 | f2-f1 | f1+f2 | f1*f2 |
+//!                            #   f1/f2 | cell-value
+//! jitter = 1.0               # cellular only: in [0, 1]
+//!
+//! [fractal]                  # optional: without it, one octave of noise
+//! kind = "ridged"            # fbm | ridged | billow | turbulence | hybrid
+//! octaves = 5                # 1..=32
+//! lacunarity = 2.0           # a whole number when tiling
+//! gain = 0.5
+//! amplitude = 1.0
+//! normalize = true
+//! offset = 1.0               # ridged and hybrid only
+//! weight = 2.0               # ridged only
+//!
+//! [warp]                     # optional
+//! kind = "progressive"       # single | progressive
+//! noise = "perlin"           # default: the stack's noise
+//! seed = 7                   # default: the stack's seed (decorrelated by a salt)
+//! frequency = 0.02           # default: the stack's frequency
+//! amplitude = 30.0           # largest displacement, in input units
+//!
+//! [warp.fractal]             # optional: without it, one octave of noise
+//! octaves = 3
+//! ```
+//!
+//! Omitted keys take the defaults shown in [`Stack::default`],
+//! [`FractalDesc::default`] and [`WarpDesc::default`]. Unknown keys and bad
+//! values are errors ([`Error::Config`]) that name the key; TOML errors also
+//! give the line and column.
+//!
+//! **Tiling.** With `period = [P₀, P₁, …]` (one entry per dimension) the
+//! stack repeats every `Pₐ / frequency` input units. The fractal's lacunarity
+//! must then be a whole number (see [tiling](crate::fractal#tiling)). A warp
+//! is made periodic with the same tile: its noise gets the period
+//! `Pₐ · warp.frequency / frequency`, which must be a whole number; warped
+//! stacks repeat up to rounding (see [`crate::warp`]).
+//!
+//! The module is split by job: the description's types here, [checking](Stack::check)
+//! (`check.rs`), building an [`Evaluator`] (`build.rs`), and the TOML and
+//! JSON forms (`form.rs`, feature `serde`).
+
+use crate::prelude_internal::*;
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+use crate::cellular::{CellularDistance, CellularReturn};
+use crate::error::Error;
+use crate::fractal::FractalKind;
+use crate::noise::NoiseKind;
+use crate::warp::WarpKind;
+
+mod build;
+mod check;
+#[cfg(feature = "serde")]
+mod form;
+
+pub use build::Evaluator;
+
+/// A noise stack: noise, seed, frequency, optional period, fractal and warp.
+///
+/// ```
+/// use surflet::Stack;
+/// let stack = Stack::from_toml_str(r#"
+///     noise = "perlin"
+///     seed = 3
+///     frequency = 0.5
+///     [fractal]
+///     kind = "billow"
+///     octaves = 3
+/// "#)?;
+/// let field = stack.build::<2>()?;
+/// assert!(field.get([1.0f64, 2.0]).abs() <= 1.0);
+/// // Round trip through JSON.
+/// assert_eq!(Stack::from_json_str(&stack.to_json_string()?)?, stack);
+///
+/// let err = Stack::from_toml_str("[fractal]\noctaves = 0").unwrap_err();
+/// assert!(err.to_string().starts_with("fractal.octaves: "));
+/// # Ok::<(), surflet::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct Stack {
+    /// The base noise (default `simplex`).
+    #[cfg_attr(feature = "serde", serde(default = "default_noise"))]
+    pub noise: NoiseKind,
+    /// Cellular noise's distance (default euclidean); an error for other
+    /// noises.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub distance: Option<CellularDistance>,
+    /// Cellular noise's return value, key `return` (default `f1`); an error
+    /// for other noises.
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "return", default, skip_serializing_if = "Option::is_none")
+    )]
+    pub ret: Option<CellularReturn>,
+    /// Cellular noise's jitter, in `[0, 1]` (default 1); an error for other
+    /// noises.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "form::some_jitter"
+        )
+    )]
+    pub jitter: Option<f64>,
+    /// The seed (default 0).
+    #[cfg_attr(feature = "serde", serde(default, with = "form::seed_format"))]
+    pub seed: u64,
+    /// Octave 0's frequency (default 1). Positive and finite.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "form::one", deserialize_with = "form::positive")
+    )]
+    pub frequency: f64,
+    /// Period per axis in lattice cells at `frequency`, one entry per
+    /// dimension, each in 1..=65536 (default: none).
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "form::period"
+        )
+    )]
+    pub period: Option<Vec<u32>>,
+    /// The fractal (default: none, a single octave of noise).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub fractal: Option<FractalDesc>,
+    /// The domain warp (default: none).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub warp: Option<WarpDesc>,
+}
+
+/// The `[fractal]` table of a [`Stack`] (the frequency is the stack's).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct FractalDesc {
+    /// The formula (default `fbm`).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub kind: FractalKind,
+    /// Octaves, 1..=32 (default 4).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "default_octaves", deserialize_with = "form::octaves")
+    )]
+    pub octaves: u32,
+    /// Frequency ratio between octaves (default 2). Positive and finite.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "form::two", deserialize_with = "form::positive")
+    )]
+    pub lacunarity: f64,
+    /// Amplitude ratio between octaves (default 0.5). Finite.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "form::half", deserialize_with = "form::finite")
+    )]
+    pub gain: f64,
+    /// Octave 0's amplitude (default 1). Finite.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "form::one", deserialize_with = "form::finite")
+    )]
+    pub amplitude: f64,
+    /// Scale into [-1, 1] (default true).
+    #[cfg_attr(feature = "serde", serde(default = "form::yes"))]
+    pub normalize: bool,
+    /// Ridged and hybrid offset (default: the kind's,
+    /// [`FractalKind::default_offset`]); an error for other kinds.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "form::some_finite"
+        )
+    )]
+    pub offset: Option<f64>,
+    /// Ridged weight gain (default 2); an error for other kinds.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "form::some_finite"
+        )
+    )]
+    pub weight: Option<f64>,
+}
+
+/// The `[warp]` table of a [`Stack`].
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct WarpDesc {
+    /// Single-step or progressive (default `single`).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub kind: WarpKind,
+    /// The warp noise (default: the stack's noise).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub noise: Option<NoiseKind>,
+    /// The warp seed (default: the stack's seed; the per-axis seeds are
+    /// salted, so they differ from the field's).
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "form::opt_seed"
+        )
+    )]
+    pub seed: Option<u64>,
+    /// The warp frequency (default: the stack's frequency).
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "form::some_positive"
+        )
+    )]
+    pub frequency: Option<f64>,
+    /// The largest displacement per axis, in input units (default 1).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "form::one", deserialize_with = "form::finite")
+    )]
+    pub amplitude: f64,
+    /// The warp's fractal (default: none, a single octave of noise).
+    /// Progressive warps need `fbm`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub fractal: Option<FractalDesc>,
+}
+
+impl Default for Stack {
+    /// Simplex noise, seed 0, frequency 1, no period, fractal or warp.
+    fn default() -> Self {
+        Stack {
+            noise: default_noise(),
+            distance: None,
+            ret: None,
+            jitter: None,
+            seed: 0,
+            frequency: 1.0,
+            period: None,
+            fractal: None,
+            warp: None,
+        }
+    }
+}
+
+impl Default for FractalDesc {
+    /// fBm, 4 octaves, lacunarity 2, gain 0.5, amplitude 1, normalised.
+    fn default() -> Self {
+        FractalDesc {
+            kind: FractalKind::Fbm,
+            octaves: default_octaves(),
+            lacunarity: 2.0,
+            gain: 0.5,
+            amplitude: 1.0,
+            normalize: true,
+            offset: None,
+            weight: None,
+        }
+    }
+}
+
+impl Default for WarpDesc {
+    /// Single-step, the stack's noise, seed and frequency, amplitude 1, one
+    /// octave.
+    fn default() -> Self {
+        WarpDesc {
+            kind: WarpKind::Single,
+            noise: None,
+            seed: None,
+            frequency: None,
+            amplitude: 1.0,
+            fractal: None,
+        }
+    }
+}
+
+fn default_noise() -> NoiseKind {
+    NoiseKind::Simplex
+}
+fn default_octaves() -> u32 {
+    4
+}
+/// An error at `key` (a dotted path).
+fn at(key: impl Into<String>, e: impl core::fmt::Display) -> Error {
+    Error::Config {
+        key: key.into(),
+        message: e.to_string(),
+    }
+}
+
+/// Re-keys an error from [`FractalParams::validate`] or [`Fractal::new`]:
+/// parameters live under `prefix`, except the frequency (`freq_key`); period
+/// problems belong to `period_key`.
+fn rekey(e: Error, prefix: &str, freq_key: &str, period_key: &str) -> Error {
+    match e {
+        Error::Parameter { name, reason } => {
+            let key = if name == "frequency" {
+                freq_key.to_string()
+            } else {
+                format!("{prefix}.{name}")
+            };
+            Error::Config {
+                key,
+                message: reason,
+            }
+        }
+        Error::Config { .. } => e,
+        other => at(period_key, other),
+    }
+}
