@@ -161,7 +161,15 @@ impl<S: Simd> Oct<S> {
         Oct {
             field: o.noise.field(s),
             freq: s.c(o.freq),
-            offset: core::array::from_fn(|a| s.c(if a < D { o.offset[a] } else { 0.0 })),
+            offset: {
+                // A loop, not `array::from_fn`: a closure would be compiled
+                // without the backend's target features.
+                let mut off = [s.zero(); 4];
+                for a in 0..D {
+                    off[a] = s.c(o.offset[a]);
+                }
+                off
+            },
             amp: s.c(o.amp),
         }
     }
@@ -173,7 +181,15 @@ impl<S: Simd> Oct<S> {
 /// also keep a [`RowCache`] per octave, which value and Perlin octaves use
 /// to share corner work between lanes (the same bits).
 pub(crate) trait Octs<S: Simd, const D: usize> {
-    fn oct(&self, i: usize) -> Oct<S>;
+    /// Octave `i`'s lane parameters: a reference where they are cached.
+    /// `Oct` holds a whole [`Field`] (periods, cellular options: hundreds of
+    /// bytes), and returning it by value copied it once per octave and
+    /// vector, a `memcpy` call that was a quarter of a one-octave fractal's
+    /// instructions.
+    type Oct<'a>: core::ops::Deref<Target = Oct<S>>
+    where
+        Self: 'a;
+    fn oct(&self, i: usize) -> Self::Oct<'_>;
     /// Evaluates octave `i`'s noise at `p`.
     fn eval(
         &self,
@@ -190,10 +206,25 @@ pub(crate) struct Lazy<'a, S: Simd, const D: usize> {
     pub specs: &'a [OctaveSpec<D>],
 }
 
-impl<S: Simd, const D: usize> Octs<S, D> for Lazy<'_, S, D> {
+/// An octave's lane parameters made on demand (single points), owned.
+pub(crate) struct Made<S: Simd>(Oct<S>);
+
+impl<S: Simd> core::ops::Deref for Made<S> {
+    type Target = Oct<S>;
     #[inline(always)]
-    fn oct(&self, i: usize) -> Oct<S> {
-        Oct::new(self.s, &self.specs[i])
+    fn deref(&self) -> &Oct<S> {
+        &self.0
+    }
+}
+
+impl<S: Simd, const D: usize> Octs<S, D> for Lazy<'_, S, D> {
+    type Oct<'a>
+        = Made<S>
+    where
+        Self: 'a;
+    #[inline(always)]
+    fn oct(&self, i: usize) -> Made<S> {
+        Made(Oct::new(self.s, &self.specs[i]))
     }
     #[inline(always)]
     fn eval(
@@ -239,9 +270,13 @@ impl<S: Simd, const D: usize> Cached<S, D> {
 }
 
 impl<S: Simd, const D: usize> Octs<S, D> for Cached<S, D> {
+    type Oct<'a>
+        = &'a Oct<S>
+    where
+        Self: 'a;
     #[inline(always)]
-    fn oct(&self, i: usize) -> Oct<S> {
-        self.octs[i]
+    fn oct(&self, i: usize) -> &Oct<S> {
+        &self.octs[i]
     }
     #[inline(always)]
     fn eval(
