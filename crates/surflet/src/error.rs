@@ -75,6 +75,18 @@ pub enum Error {
         /// What is wrong (for TOML, with the line and column).
         message: String,
     },
+    /// An expression ([`Graph::parse`](crate::graph::Graph::parse)) that
+    /// could not be parsed or does not describe a valid graph. Its message
+    /// ends with the expression's line and a caret under the fault.
+    #[error("{message}, at column {column}:\n{snippet}")]
+    Expression {
+        /// Column of the fault (1-based, in characters).
+        column: usize,
+        /// What is wrong.
+        message: String,
+        /// The expression's line and a line of carets under the fault.
+        snippet: String,
+    },
 }
 
 fn config_message(key: &str, message: &str) -> String {

@@ -4,6 +4,8 @@ use core::fmt::{Debug, Display};
 use core::ops::{Add, Div, Mul, Neg, Sub};
 
 pub(crate) mod sealed {
+    use crate::error::Error;
+    use crate::field::DynField;
     use crate::simd::{Isa, Op};
 
     /// Seals [`Float`](super::Float) and carries the per-precision backend
@@ -12,17 +14,43 @@ pub(crate) mod sealed {
         /// Runs `op` on the backend for `isa` (which the caller has checked
         /// is available).
         fn dispatch<O: Op<Self>>(isa: Isa, op: O) -> O::Output;
+        /// Calls the method of a type-erased field for this precision.
+        fn fill_dyn<const D: usize>(
+            f: &dyn DynField<D>,
+            isa: Isa,
+            coords: [&[Self]; D],
+            out: &mut [Self],
+            gradient: Option<[&mut [Self]; D]>,
+        ) -> Result<(), Error>;
     }
     impl Sealed for f32 {
         #[inline]
         fn dispatch<O: Op<f32>>(isa: Isa, op: O) -> O::Output {
             crate::simd::dispatch_f32(isa, op)
         }
+        fn fill_dyn<const D: usize>(
+            f: &dyn DynField<D>,
+            isa: Isa,
+            coords: [&[f32]; D],
+            out: &mut [f32],
+            gradient: Option<[&mut [f32]; D]>,
+        ) -> Result<(), Error> {
+            f.fill_f32(isa, coords, out, gradient)
+        }
     }
     impl Sealed for f64 {
         #[inline]
         fn dispatch<O: Op<f64>>(isa: Isa, op: O) -> O::Output {
             crate::simd::dispatch_f64(isa, op)
+        }
+        fn fill_dyn<const D: usize>(
+            f: &dyn DynField<D>,
+            isa: Isa,
+            coords: [&[f64]; D],
+            out: &mut [f64],
+            gradient: Option<[&mut [f64]; D]>,
+        ) -> Result<(), Error> {
+            f.fill_f64(isa, coords, out, gradient)
         }
     }
 }

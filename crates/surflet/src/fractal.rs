@@ -423,6 +423,29 @@ impl<const D: usize> Fractal<D> {
         self.bound
     }
 
+    /// The interval the values lie in: `[-B, B]` with `B` the
+    /// [bound](Self::bound), narrowed to `[0, B]` for ridged and turbulence
+    /// (sums of non-negative terms) when no octave amplitude is negative.
+    ///
+    /// ```
+    /// use surflet::{Fractal, FractalKind, FractalParams, Noise, NoiseKind};
+    /// let n = Noise::<2>::new(NoiseKind::Perlin, 1);
+    /// let f = Fractal::new(n, FractalParams::new(FractalKind::Turbulence))?;
+    /// assert_eq!(f.range(), (0.0, 1.0));
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub fn range(&self) -> (f64, f64) {
+        let p = &self.params;
+        let non_negative = matches!(p.kind, FractalKind::Turbulence | FractalKind::Ridged)
+            && p.amplitude >= 0.0
+            && p.gain >= 0.0;
+        if non_negative {
+            (0.0, self.bound)
+        } else {
+            (-self.bound, self.bound)
+        }
+    }
+
     /// The factor the sum is multiplied by: `1/B` when normalised, else 1.
     pub fn normalization(&self) -> f64 {
         self.program.layers[0].scale

@@ -19,6 +19,9 @@
 //! * [`warp`]: single-step and progressive domain warping;
 //! * [`curl`]: divergence-free curl noise in 2D and 3D;
 //! * [`nd`]: value, Perlin and simplex noise in 1 to 8 dimensions;
+//! * [`graph`]: noises and stacks combined (arithmetic, remapping, select
+//!   and blend, domain transforms and displacement) with exact gradients
+//!   and derived ranges, written as expressions, TOML or JSON;
 //! * [`stack`]: declarative noise stacks (noise, seed, frequency, fractal,
 //!   warp) read from and written to TOML and JSON.
 //!
@@ -28,7 +31,8 @@
 //! |---|---|---|
 //! | `std` | on | run-time instruction-set detection (and the `SURFLET_ISA` cap), [`Stack::from_file`] |
 //! | `rayon` | on | batch and grid calls split over the current rayon pool (same bits as one thread); implies `std` |
-//! | `serde` | on | [`Stack`] read from and written to TOML and JSON; implies `std` |
+//! | `serde` | on | [`Stack`] and [`Graph`] read from and written to TOML and JSON; implies `std` |
+//! | `expr` | on | [`Graph::parse`], the expression language (works without `std`) |
 //!
 //! With `default-features = false` the crate is `no_std` (it needs
 //! `alloc`): every noise, fractal, warp, curl and stack builds and gives the
@@ -74,8 +78,10 @@ pub mod cellular;
 pub mod curl;
 mod error;
 mod float;
+mod field;
 pub mod fractal;
 mod fractal_kind;
+pub mod graph;
 mod grid;
 mod kernel;
 pub mod nd;
@@ -95,12 +101,14 @@ struct ReadmeDoctests;
 
 pub use cellular::{Cellular, CellularDistance, CellularReturn};
 pub use error::Error;
+pub use field::Field;
 pub use float::Float;
 pub use grid::{Bounds, Grid};
 pub use noise::{MAX_PERIOD, Noise, NoiseKind, Sample};
 pub use simd::Isa;
 
 pub use curl::Curl;
+pub use graph::{Graph, GraphField};
 pub use fractal::{Fractal, FractalKind, FractalParams, MAX_OCTAVES, Octave};
 pub use stack::{Evaluator, FractalDesc, Stack, WarpDesc};
 pub use warp::{Warp, WarpKind, WarpParams};

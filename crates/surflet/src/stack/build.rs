@@ -104,6 +104,12 @@ impl<const D: usize> Evaluator<D> {
         self.warp.as_ref()
     }
 
+    /// The interval the values lie in: the fractal's
+    /// [range](Fractal::range) (a warp moves the points, not the values).
+    pub fn range(&self) -> (f64, f64) {
+        self.fractal.range()
+    }
+
     /// The tile in input units (`period / frequency`), if the stack tiles.
     pub fn tile(&self) -> Option<[f64; D]> {
         self.fractal.tile()

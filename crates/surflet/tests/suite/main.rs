@@ -30,6 +30,9 @@ mod fractal_tiling;
 mod golden_c;
 mod golden_java;
 mod golden_opensimplex2;
+#[cfg(all(feature = "serde", feature = "expr"))]
+#[allow(clippy::needless_range_loop)]
+mod graph;
 mod grid;
 mod miri_smoke;
 #[allow(clippy::needless_range_loop)]

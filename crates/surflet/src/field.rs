@@ -1,0 +1,351 @@
+//! [`Field`]: the one trait every scalar field implements — noises,
+//! fractals, warps, stacks, noise graphs and your own types — so that
+//! generic code and [graphs](crate::graph) can take any of them.
+
+use crate::error::Error;
+use crate::float::Float;
+use crate::grid::{Bounds, Grid};
+use crate::noise::Sample;
+use crate::prelude_internal::*;
+use crate::simd::Isa;
+
+/// A scalar field over `D`-dimensional space with an analytic gradient: a
+/// value at every point, the interval the values lie in, and batch and grid
+/// calls.
+///
+/// Only [`sample`](Field::sample) and [`range`](Field::range) are required;
+/// the batch and grid calls default to a loop over
+/// [`sample`](Field::sample)/[`get`](Field::get). surflet's own types
+/// override them with their SIMD paths, which give the same bits as the
+/// single-point calls on every instruction set and thread count.
+///
+/// A field of your own combines with surflet's through
+/// [`Graph::custom`](crate::graph::Graph::custom):
+///
+/// ```
+/// use surflet::prelude::*;
+///
+/// /// A ramp along x: x / 10, clamped to [-1, 1].
+/// struct Ramp;
+/// impl Field<2> for Ramp {
+///     fn sample<F: Float>(&self, p: [F; 2]) -> Sample<F, 2> {
+///         let ten = F::from_f64(10.0);
+///         let v = p[0] / ten;
+///         let inside = v > -F::ONE && v < F::ONE;
+///         let clamped = if v < -F::ONE { -F::ONE } else if v > F::ONE { F::ONE } else { v };
+///         let dx = if inside { F::ONE / ten } else { F::ZERO };
+///         Sample { value: clamped, gradient: [dx, F::ZERO] }
+///     }
+///     fn range(&self) -> (f64, f64) {
+///         (-1.0, 1.0)
+///     }
+/// }
+///
+/// fn mean<Fd: Field<2>>(f: &Fd) -> f64 {
+///     let grid = Grid::uniform([0.0f64; 2], [0.25; 2], [16, 16]).unwrap();
+///     let mut out = vec![0.0; grid.len()];
+///     f.grid(&grid, &mut out).unwrap();
+///     out.iter().sum::<f64>() / out.len() as f64
+/// }
+/// assert!(mean(&Ramp) > 0.0);
+/// assert!(mean(&Noise::<2>::new(NoiseKind::Simplex, 1)).abs() < 1.0);
+/// ```
+pub trait Field<const D: usize>: Send + Sync {
+    /// The value and its gradient (the partial derivatives) at `p`.
+    fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D>;
+
+    /// The interval `(min, max)` that every value lies in (NaN aside: a NaN
+    /// or infinite coordinate gives NaN). surflet's fields derive it from
+    /// their parameters; it need not be tight, but it must hold.
+    fn range(&self) -> (f64, f64);
+
+    /// The value at `p`.
+    #[inline]
+    fn get<F: Float>(&self, p: [F; D]) -> F {
+        self.sample(p).value
+    }
+
+    /// Evaluates at `coords[0][i], coords[1][i], ...` for every `i` on
+    /// `isa`, writing the values to `out` and, if asked, the partial
+    /// derivatives to `gradient[axis]`. Every slice must have the length of
+    /// `out` ([`Error::Length`]). The default loops over
+    /// [`get`](Field::get) or [`sample`](Field::sample) and ignores `isa`.
+    fn fill_on<F: Float>(
+        &self,
+        isa: Isa,
+        coords: [&[F]; D],
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<(), Error> {
+        let _ = isa;
+        check_lengths(&coords, out.len(), gradient.as_ref())?;
+        match gradient {
+            None => {
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = self.get(core::array::from_fn(|a| coords[a][i]));
+                }
+            }
+            Some(mut g) => {
+                for (i, o) in out.iter_mut().enumerate() {
+                    let s = self.sample(core::array::from_fn(|a| coords[a][i]));
+                    *o = s.value;
+                    for (ga, v) in g.iter_mut().zip(s.gradient) {
+                        ga[i] = v;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// [`fill_on`](Field::fill_on) on the widest instruction set available,
+    /// values only.
+    fn fill<F: Float>(&self, coords: [&[F]; D], out: &mut [F]) -> Result<(), Error> {
+        self.fill_on(Isa::detect(), coords, out, None)
+    }
+
+    /// [`fill_on`](Field::fill_on) on the widest instruction set available,
+    /// with the gradient.
+    fn fill_gradient<F: Float>(
+        &self,
+        coords: [&[F]; D],
+        out: &mut [F],
+        gradient: [&mut [F]; D],
+    ) -> Result<(), Error> {
+        self.fill_on(Isa::detect(), coords, out, Some(gradient))
+    }
+
+    /// Fills `out` with the values at the points of `grid` (x fastest) and
+    /// returns their [`Bounds`]: the same bits as [`get`](Field::get) at
+    /// each [`Grid::point`]. The default evaluates the grid's points in
+    /// blocks through [`fill_on`](Field::fill_on).
+    fn grid_on<F: Float>(
+        &self,
+        isa: Isa,
+        grid: &Grid<F, D>,
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<Bounds<F>, Error> {
+        grid_by_points(grid, out, gradient, |coords, out, g| {
+            self.fill_on(isa, coords, out, g)
+        })
+    }
+
+    /// [`grid_on`](Field::grid_on) on the widest instruction set available,
+    /// values only.
+    fn grid<F: Float>(&self, grid: &Grid<F, D>, out: &mut [F]) -> Result<Bounds<F>, Error> {
+        self.grid_on(Isa::detect(), grid, out, None)
+    }
+
+    /// [`grid_on`](Field::grid_on) on the widest instruction set available,
+    /// with the gradient.
+    fn grid_gradient<F: Float>(
+        &self,
+        grid: &Grid<F, D>,
+        out: &mut [F],
+        gradient: [&mut [F]; D],
+    ) -> Result<Bounds<F>, Error> {
+        self.grid_on(Isa::detect(), grid, out, Some(gradient))
+    }
+}
+
+/// Checks that the coordinate and gradient slices have `n` entries.
+pub(crate) fn check_lengths<F, const D: usize>(
+    coords: &[&[F]; D],
+    n: usize,
+    gradient: Option<&[&mut [F]; D]>,
+) -> Result<(), Error> {
+    crate::batch::check_coords(coords, n)?;
+    if let Some(g) = gradient {
+        for (a, s) in g.iter().enumerate() {
+            if s.len() != n {
+                return Err(Error::Length {
+                    what: format!("gradient slice {a}"),
+                    expected: n,
+                    found: s.len(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The smallest and largest non-NaN value of `v`, a zero counted as `+0`
+/// (the convention of every grid call).
+pub(crate) fn bounds_of<F: Float>(v: &[F]) -> Bounds<F> {
+    let mut b = Bounds {
+        min: F::INFINITY,
+        max: F::NEG_INFINITY,
+    };
+    for &x in v {
+        let x = if x == F::ZERO { F::ZERO } else { x };
+        if x < b.min {
+            b.min = x;
+        }
+        if x > b.max {
+            b.max = x;
+        }
+    }
+    b
+}
+
+/// Points per block of the block-by-block evaluators (graphs, grids of
+/// fields without a grid path of their own).
+pub(crate) const BLOCK: usize = 4096;
+
+/// Runs `f(start, out, gradient)` over consecutive blocks of `out` (and the
+/// gradient slices), in parallel on the current rayon pool with the `rayon`
+/// feature. Each output element is computed from its own point alone, so
+/// the split never changes a bit.
+pub(crate) fn run_blocks<F: Float, const D: usize>(
+    out: &mut [F],
+    gradient: Option<[&mut [F]; D]>,
+    f: impl Fn(usize, &mut [F], Option<[&mut [F]; D]>) -> Result<(), Error> + Sync,
+) -> Result<(), Error> {
+    let n = out.len();
+    type Block<'a, F, const D: usize> = (usize, &'a mut [F], Option<[&'a mut [F]; D]>);
+    let mut blocks: Vec<Block<'_, F, D>> = Vec::new();
+    let mut grads: Option<[core::slice::ChunksMut<'_, F>; D]> =
+        gradient.map(|g| g.map(|s| s.chunks_mut(BLOCK)));
+    for (b, o) in out.chunks_mut(BLOCK).enumerate() {
+        let g = grads
+            .as_mut()
+            .map(|it| core::array::from_fn(|a| it[a].next().expect("same length")));
+        blocks.push((b * BLOCK, o, g));
+    }
+    let _ = n;
+    #[cfg(feature = "rayon")]
+    if blocks.len() > 1 && rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        return blocks
+            .into_par_iter()
+            .try_for_each(|(start, o, g)| f(start, o, g));
+    }
+    for (start, o, g) in blocks {
+        f(start, o, g)?;
+    }
+    Ok(())
+}
+
+/// Evaluates `grid` block by block through a point call `fill`, with the
+/// grid's coordinates written out per block (the same values as
+/// [`Grid::point`], so the same bits as single points), and returns the
+/// bounds of what it wrote.
+pub(crate) fn grid_by_points<F: Float, const D: usize>(
+    grid: &Grid<F, D>,
+    out: &mut [F],
+    gradient: Option<[&mut [F]; D]>,
+    fill: impl Fn([&[F]; D], &mut [F], Option<[&mut [F]; D]>) -> Result<(), Error> + Sync,
+) -> Result<Bounds<F>, Error> {
+    let n = grid.len();
+    if out.len() != n {
+        return Err(Error::Length {
+            what: "output slice".into(),
+            expected: n,
+            found: out.len(),
+        });
+    }
+    if let Some(g) = &gradient {
+        check_lengths(&[&out[..]; D], n, Some(g))?;
+    }
+    let axes = grid.axes();
+    let shape = grid.shape();
+    run_blocks(out, gradient, |start, out, g| {
+        let len = out.len();
+        let coords: [Vec<F>; D] = core::array::from_fn(|a| {
+            let stride: usize = shape[..a].iter().product();
+            (start..start + len)
+                .map(|i| axes[a][(i / stride) % shape[a]])
+                .collect()
+        });
+        fill(core::array::from_fn(|a| &coords[a][..]), out, g)
+    })?;
+    Ok(bounds_of(out))
+}
+
+macro_rules! field_impl {
+    ($ty:ident, $range:expr) => {
+        impl<const D: usize> Field<D> for crate::$ty<D> {
+            #[inline]
+            fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
+                crate::$ty::sample(self, p)
+            }
+            fn range(&self) -> (f64, f64) {
+                let f: fn(&crate::$ty<D>) -> (f64, f64) = $range;
+                f(self)
+            }
+            #[inline]
+            fn get<F: Float>(&self, p: [F; D]) -> F {
+                crate::$ty::get(self, p)
+            }
+            fn fill_on<F: Float>(
+                &self,
+                isa: Isa,
+                coords: [&[F]; D],
+                out: &mut [F],
+                gradient: Option<[&mut [F]; D]>,
+            ) -> Result<(), Error> {
+                crate::$ty::fill_on(self, isa, coords, out, gradient)
+            }
+            fn grid_on<F: Float>(
+                &self,
+                isa: Isa,
+                grid: &Grid<F, D>,
+                out: &mut [F],
+                gradient: Option<[&mut [F]; D]>,
+            ) -> Result<Bounds<F>, Error> {
+                crate::$ty::grid_on(self, isa, grid, out, gradient)
+            }
+        }
+    };
+}
+
+field_impl!(Noise, |_| (-1.0, 1.0));
+field_impl!(Fractal, |f| f.range());
+field_impl!(Warp, |w| w.field().range());
+field_impl!(Evaluator, |e| e.range());
+
+/// The object-safe form of [`Field`], one method per precision, that
+/// graphs hold user fields by ([`Graph::custom`](crate::graph::Graph::custom)).
+#[doc(hidden)]
+pub trait DynField<const D: usize>: Send + Sync {
+    fn range_dyn(&self) -> (f64, f64);
+    fn fill_f32(
+        &self,
+        isa: Isa,
+        coords: [&[f32]; D],
+        out: &mut [f32],
+        gradient: Option<[&mut [f32]; D]>,
+    ) -> Result<(), Error>;
+    fn fill_f64(
+        &self,
+        isa: Isa,
+        coords: [&[f64]; D],
+        out: &mut [f64],
+        gradient: Option<[&mut [f64]; D]>,
+    ) -> Result<(), Error>;
+}
+
+impl<T: Field<D>, const D: usize> DynField<D> for T {
+    fn range_dyn(&self) -> (f64, f64) {
+        self.range()
+    }
+    fn fill_f32(
+        &self,
+        isa: Isa,
+        coords: [&[f32]; D],
+        out: &mut [f32],
+        gradient: Option<[&mut [f32]; D]>,
+    ) -> Result<(), Error> {
+        self.fill_on(isa, coords, out, gradient)
+    }
+    fn fill_f64(
+        &self,
+        isa: Isa,
+        coords: [&[f64]; D],
+        out: &mut [f64],
+        gradient: Option<[&mut [f64]; D]>,
+    ) -> Result<(), Error> {
+        self.fill_on(isa, coords, out, gradient)
+    }
+}

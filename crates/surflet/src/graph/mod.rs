@@ -1,0 +1,592 @@
+//! Noise graphs: noises, fractals and stacks combined by arithmetic,
+//! remapping, selection and domain operations, with the exact gradient
+//! carried through every node by the chain rule and an output range derived
+//! from the inputs' ranges.
+//!
+//! A [`Graph`] is a plain value. Build it in code, parse it from an
+//! expression ([`Graph::parse`], feature `expr`), or read it from TOML or
+//! JSON ([`Graph::from_toml_str`], feature `serde`); print it back to each.
+//! [`Graph::build`] checks it and compiles it for a dimension into a
+//! [`GraphField`], which implements [`Field`] (single points, point arrays,
+//! grids, with or without the gradient).
+//!
+//! ```
+//! use surflet::prelude::*;
+//! use surflet::graph::Graph;
+//!
+//! let g = Graph::parse(
+//!     "select(fbm(simplex(seed=1), octaves=6), ridged(perlin(seed=2), octaves=4), \
+//!      control=perlin(seed=3, frequency=0.25), threshold=0, falloff=0.1) * 0.8 + 0.1",
+//! )?;
+//! let field = g.build::<2>()?;
+//! let (lo, hi) = field.range();
+//! let s = field.sample([0.3f64, 0.7]);
+//! assert!(lo <= s.value && s.value <= hi);
+//! // The expression prints back and parses to the same graph.
+//! assert_eq!(Graph::parse(&g.to_string())?, g);
+//! # Ok::<(), surflet::Error>(())
+//! ```
+//!
+//! # Evaluation
+//!
+//! Batch and grid calls evaluate a graph node by node over blocks of
+//! points: each leaf (a stack) fills the whole block through its SIMD path,
+//! and each combinator is one loop over the block. So there is no per-point
+//! dispatch, every instruction set gives the same bits (the combinators are
+//! plain IEEE arithmetic, never fused), and a single-point call is a block of
+//! one point: point, batch and grid calls agree to the bit. Blocks run in
+//! parallel with the `rayon` feature, with the same bits. A graph that is a
+//! single stack runs exactly as that stack.
+//!
+//! # Gradients and creases
+//!
+//! Every node returns its value's gradient with respect to the input point.
+//! Where a node is only piecewise differentiable, the gradient returned on
+//! the crease is one-sided, as each node documents: `abs` gives 0 at 0;
+//! `min`/`max` take the first argument's gradient on a tie; `clamp` gives 0
+//! at and beyond its bounds; `terrace` and `curve` take the segment to the
+//! right of a control point; `select` takes the side the control is on
+//! (`control < threshold` is `a`).
+//!
+//! # Ranges
+//!
+//! [`GraphField::range`] is derived by interval arithmetic from the leaves'
+//! ranges (stacks know theirs: `[-1, 1]` for a normalised fractal), exact for
+//! each node given its inputs' intervals, then widened by 2⁻²⁰ of its
+//! magnitude per node so that it also holds for `f32` rounding. Division by
+//! an interval that contains 0 gives an unbounded range.
+//!
+//! # Limits
+//!
+//! A graph is at most [`MAX_DEPTH`] nodes deep, and parsing, reading and
+//! building all check it, so that no input can exhaust the stack.
+
+use crate::prelude_internal::*;
+use alloc::sync::Arc;
+
+use crate::error::Error;
+use crate::field::{DynField, Field};
+use crate::stack::Stack;
+
+mod call;
+#[cfg(feature = "expr")]
+mod expr;
+#[cfg(feature = "serde")]
+mod form;
+mod node;
+mod print;
+
+pub use node::GraphField;
+
+/// The deepest a graph may be, counting every node from the root to the
+/// deepest leaf (a stack or constant is one node).
+pub const MAX_DEPTH: usize = 64;
+
+/// A noise graph: stacks and constants combined by the operations below.
+///
+/// The variants are the functions of the [expression
+/// language](Graph::parse), under the same names (`ScaleBias` is
+/// `scale_bias`); each has a constructor method of that name, which the
+/// examples use.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Graph {
+    /// A noise stack: noise, seed, frequency, period, fractal and warp.
+    /// Written `simplex(seed=1, frequency=0.5)`, `fbm(perlin(), octaves=5)`,
+    /// `warp(fbm(value()), amplitude=2)`, or in configs as a stack table.
+    Stack(Box<Stack>),
+    /// A constant; its gradient is 0.
+    Const(f64),
+    /// `-x`.
+    Neg(Box<Graph>),
+    /// `abs(x)`; the gradient at 0 is 0.
+    Abs(Box<Graph>),
+    /// `a + b`.
+    Add(Box<Graph>, Box<Graph>),
+    /// `a - b`.
+    Sub(Box<Graph>, Box<Graph>),
+    /// `a * b`.
+    Mul(Box<Graph>, Box<Graph>),
+    /// `a / b`, IEEE division: where `b` is 0 the value is ±∞ or NaN, and a
+    /// divisor whose range contains 0 makes the range unbounded.
+    Div(Box<Graph>, Box<Graph>),
+    /// `min(a, b)`; on a tie, `a` and its gradient.
+    Min(Box<Graph>, Box<Graph>),
+    /// `max(a, b)`; on a tie, `a` and its gradient.
+    Max(Box<Graph>, Box<Graph>),
+    /// `pow(x, exponent)` with a constant exponent. Whole exponents (up to
+    /// ±64) are exact repeated products defined for every `x`; other
+    /// exponents need `x ≥ 0` over the input's range, and a negative one
+    /// needs 0 outside it (checked when built).
+    Pow {
+        /// The base.
+        input: Box<Graph>,
+        /// The constant exponent.
+        exponent: f64,
+    },
+    /// `clamp(x, min, max)`; the gradient is 0 at and beyond the bounds.
+    Clamp {
+        /// The clamped field.
+        input: Box<Graph>,
+        /// Lower bound.
+        min: f64,
+        /// Upper bound (≥ `min`).
+        max: f64,
+    },
+    /// `scale_bias(x, scale, bias)`: `x · scale + bias`.
+    ScaleBias {
+        /// The input.
+        input: Box<Graph>,
+        /// The factor.
+        scale: f64,
+        /// The offset added after it.
+        bias: f64,
+    },
+    /// `remap(x, from=[a, b], to=[c, d])`: the affine map taking `a` to `c`
+    /// and `b` to `d`, computed as `(x − a) · k + c` with `k = (d − c)/(b − a)`.
+    Remap {
+        /// The input.
+        input: Box<Graph>,
+        /// Two distinct input values.
+        from: [f64; 2],
+        /// Where they go.
+        to: [f64; 2],
+    },
+    /// `terrace(x, points=[...], smooth=false)`: between control points
+    /// `pᵢ < pᵢ₊₁` the value is `pᵢ + (pᵢ₊₁ − pᵢ)·f(t)` with `t` the position
+    /// in the segment; hard terraces use libnoise's `f(t) = t²` (flat below
+    /// each step, a crease at its top), smoothed ones the quintic fade
+    /// `6t⁵ − 15t⁴ + 10t³` (flat at both ends, no crease). Outside the points
+    /// the value is the nearest end point's, with gradient 0.
+    Terrace {
+        /// The input.
+        input: Box<Graph>,
+        /// At least two control points, strictly increasing.
+        points: Vec<f64>,
+        /// Whether to use the quintic fade.
+        smooth: bool,
+    },
+    /// `curve(x, points=[[x0, y0], [x1, y1], ...])`: the monotone cubic
+    /// (Fritsch–Carlson) through the control points: it never overshoots
+    /// them, so its range is their `y` hull. Outside the points the value
+    /// is the nearest end point's, with gradient 0.
+    Curve {
+        /// The input.
+        input: Box<Graph>,
+        /// At least two points with strictly increasing `x`.
+        points: Vec<[f64; 2]>,
+    },
+    /// `select(a, b, control=c, threshold=t, falloff=f)`: `a` where
+    /// `c < t − f`, `b` where `c ≥ t + f`, and between them a blend by the
+    /// cubic smoothstep of `(c − t + f) / 2f` (libnoise's falloff). With
+    /// `falloff = 0` it switches at `c = t` (`c < t` is `a`).
+    Select {
+        /// Taken below the threshold.
+        a: Box<Graph>,
+        /// Taken above it.
+        b: Box<Graph>,
+        /// The control field.
+        control: Box<Graph>,
+        /// The switch point.
+        threshold: f64,
+        /// Half the width of the blend (≥ 0).
+        falloff: f64,
+    },
+    /// `blend(a, b, control=c)`: `a + (b − a)·t` with `t = (c + 1)/2`, so
+    /// `c = −1` gives `a` and `c = 1` gives `b` (libnoise's blend).
+    Blend {
+        /// At `c = −1`.
+        a: Box<Graph>,
+        /// At `c = 1`.
+        b: Box<Graph>,
+        /// The control field.
+        control: Box<Graph>,
+    },
+    /// `translate(x, by=[...])`: `x` evaluated at `p + by`.
+    Translate {
+        /// The moved field.
+        input: Box<Graph>,
+        /// One offset per axis.
+        by: Vec<f64>,
+    },
+    /// `scale(x, by=[...])`: `x` evaluated at `p · by` (per axis). A single
+    /// number scales every axis.
+    Scale {
+        /// The scaled field.
+        input: Box<Graph>,
+        /// One factor per axis, or one for all.
+        by: Vec<f64>,
+    },
+    /// `rotate(x, angle=θ)`: `x` evaluated at `p` turned by `θ` radians in
+    /// the xy plane (other axes unchanged); `rotate(x, matrix=[[...], ...])`:
+    /// at `M·p` for any `D × D` matrix (a rotation when orthonormal).
+    Rotate {
+        /// The turned field.
+        input: Box<Graph>,
+        /// The map.
+        by: Rotation,
+    },
+    /// `displace(x, by=[f₀, f₁, ...])`: `x` evaluated at `p + (f₀(p), f₁(p),
+    /// ...)`, one field per axis: the general domain warp, with the full
+    /// Jacobian in the gradient.
+    Displace {
+        /// The displaced field.
+        input: Box<Graph>,
+        /// One displacement field per axis.
+        by: Vec<Graph>,
+    },
+    /// `distort(x, power=1, frequency=1, roughness=3, seed=0)`: libnoise's
+    /// and noise-rs's *turbulence* (named `distort` here because
+    /// `turbulence` is the fractal): a displacement of every axis by
+    /// `power · fbm(perlin(seed = seed + axis, frequency), octaves =
+    /// roughness)`.
+    Distort {
+        /// The distorted field.
+        input: Box<Graph>,
+        /// Largest displacement, in input units.
+        power: f64,
+        /// Frequency of the displacing noise.
+        frequency: f64,
+        /// Octaves of the displacing noise (1..=32).
+        roughness: u32,
+        /// Seed of the first axis's noise.
+        seed: u64,
+    },
+    /// A field of your own ([`Graph::custom`]). It evaluates and combines
+    /// like any node, but has no expression or config form.
+    Custom(Custom),
+}
+
+/// How [`Graph::Rotate`] maps points.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Rotation {
+    /// A turn by this many radians in the xy plane.
+    Angle(f64),
+    /// Any `D × D` matrix, row by row: `q[r] = Σ m[r][c]·p[c]`.
+    Matrix(Vec<Vec<f64>>),
+}
+
+/// A user field in a graph: a name (for messages) and the field, for one
+/// dimension. Two are equal when they are the same object.
+#[derive(Clone)]
+pub struct Custom {
+    name: String,
+    dims: usize,
+    // An `Arc<dyn DynField<D>>`, boxed once more so that one graph type holds
+    // fields of any dimension; `build::<D>` downcasts it.
+    field: Arc<dyn core::any::Any + Send + Sync>,
+}
+
+impl Custom {
+    /// The name given to [`Graph::custom`].
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// The field's dimension.
+    pub fn dims(&self) -> usize {
+        self.dims
+    }
+    pub(crate) fn field<const D: usize>(&self) -> Option<Arc<dyn DynField<D>>> {
+        self.field
+            .downcast_ref::<Arc<dyn DynField<D>>>()
+            .cloned()
+    }
+}
+
+impl PartialEq for Custom {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.field, &other.field)
+    }
+}
+
+impl core::fmt::Debug for Custom {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Custom({:?}, {}D)", self.name, self.dims)
+    }
+}
+
+fn boxed(g: Graph) -> Box<Graph> {
+    Box::new(g)
+}
+
+macro_rules! binary {
+    ($($name:ident $variant:ident $doc:literal;)*) => {$(
+        #[doc = $doc]
+        #[allow(clippy::should_implement_trait)]
+        pub fn $name(self, other: impl Into<Graph>) -> Graph {
+            Graph::$variant(boxed(self), boxed(other.into()))
+        }
+    )*};
+}
+
+impl Graph {
+    /// A stack as a graph leaf.
+    ///
+    /// ```
+    /// use surflet::{Stack, NoiseKind, graph::Graph};
+    /// let g = Graph::stack(Stack { noise: NoiseKind::Perlin, seed: 3, ..Stack::default() });
+    /// assert_eq!(g.to_string(), "perlin(seed=3)");
+    /// ```
+    pub fn stack(stack: Stack) -> Graph {
+        Graph::Stack(Box::new(stack))
+    }
+
+    /// A user field, named for messages. It is evaluated through its own
+    /// [`Field`] calls (its batch calls, if it overrides them).
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// use surflet::graph::Graph;
+    /// // A user field can be any Field, surflet's own included.
+    /// let mine = Graph::custom("mine", Noise::<2>::new(NoiseKind::Value, 9));
+    /// let g = mine.add(Graph::parse("simplex(seed=1)")?);
+    /// let f = g.build::<2>()?;
+    /// assert_eq!(f.range(), (-2.0000019073486328, 2.0000019073486328));
+    /// // It has no expression form, and the wrong dimension is an error.
+    /// assert!(g.to_expr().is_err());
+    /// assert!(g.build::<3>().is_err());
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub fn custom<const D: usize, T: Field<D> + 'static>(name: &str, field: T) -> Graph {
+        let erased: Arc<dyn DynField<D>> = Arc::new(field);
+        Graph::Custom(Custom {
+            name: name.to_string(),
+            dims: D,
+            field: Arc::new(erased),
+        })
+    }
+
+    binary! {
+        add Add "`self + other`.";
+        sub Sub "`self - other`.";
+        mul Mul "`self * other`.";
+        div Div "`self / other` (see [`Graph::Div`]).";
+        min Min "`min(self, other)`.";
+        max Max "`max(self, other)`.";
+    }
+
+    /// `-self`.
+    #[allow(clippy::should_implement_trait)]
+    pub fn neg(self) -> Graph {
+        Graph::Neg(boxed(self))
+    }
+
+    /// `abs(self)`.
+    pub fn abs(self) -> Graph {
+        Graph::Abs(boxed(self))
+    }
+
+    /// `pow(self, exponent)`.
+    pub fn pow(self, exponent: f64) -> Graph {
+        Graph::Pow {
+            input: boxed(self),
+            exponent,
+        }
+    }
+
+    /// `clamp(self, min, max)`.
+    pub fn clamp(self, min: f64, max: f64) -> Graph {
+        Graph::Clamp {
+            input: boxed(self),
+            min,
+            max,
+        }
+    }
+
+    /// `scale_bias(self, scale, bias)`.
+    pub fn scale_bias(self, scale: f64, bias: f64) -> Graph {
+        Graph::ScaleBias {
+            input: boxed(self),
+            scale,
+            bias,
+        }
+    }
+
+    /// `remap(self, from, to)`.
+    pub fn remap(self, from: [f64; 2], to: [f64; 2]) -> Graph {
+        Graph::Remap {
+            input: boxed(self),
+            from,
+            to,
+        }
+    }
+
+    /// `terrace(self, points, smooth)`.
+    pub fn terrace(self, points: &[f64], smooth: bool) -> Graph {
+        Graph::Terrace {
+            input: boxed(self),
+            points: points.to_vec(),
+            smooth,
+        }
+    }
+
+    /// `curve(self, points)`.
+    pub fn curve(self, points: &[[f64; 2]]) -> Graph {
+        Graph::Curve {
+            input: boxed(self),
+            points: points.to_vec(),
+        }
+    }
+
+    /// `select(self, b, control, threshold, falloff)`: `self` below the
+    /// threshold, `b` above.
+    pub fn select(self, b: Graph, control: Graph, threshold: f64, falloff: f64) -> Graph {
+        Graph::Select {
+            a: boxed(self),
+            b: boxed(b),
+            control: boxed(control),
+            threshold,
+            falloff,
+        }
+    }
+
+    /// `blend(self, b, control)`.
+    pub fn blend(self, b: Graph, control: Graph) -> Graph {
+        Graph::Blend {
+            a: boxed(self),
+            b: boxed(b),
+            control: boxed(control),
+        }
+    }
+
+    /// `translate(self, by)`.
+    pub fn translate(self, by: &[f64]) -> Graph {
+        Graph::Translate {
+            input: boxed(self),
+            by: by.to_vec(),
+        }
+    }
+
+    /// `scale(self, by)`.
+    pub fn scale(self, by: &[f64]) -> Graph {
+        Graph::Scale {
+            input: boxed(self),
+            by: by.to_vec(),
+        }
+    }
+
+    /// `rotate(self, angle)`: a turn in the xy plane, in radians.
+    pub fn rotate(self, angle: f64) -> Graph {
+        Graph::Rotate {
+            input: boxed(self),
+            by: Rotation::Angle(angle),
+        }
+    }
+
+    /// `displace(self, by)`: one displacement field per axis.
+    pub fn displace(self, by: Vec<Graph>) -> Graph {
+        Graph::Displace {
+            input: boxed(self),
+            by,
+        }
+    }
+
+    /// `distort(self, power, frequency, roughness, seed)`.
+    pub fn distort(self, power: f64, frequency: f64, roughness: u32, seed: u64) -> Graph {
+        Graph::Distort {
+            input: boxed(self),
+            power,
+            frequency,
+            roughness,
+            seed,
+        }
+    }
+
+    /// The graph's inputs, in order.
+    pub fn children(&self) -> Vec<&Graph> {
+        match self {
+            Graph::Stack(_) | Graph::Const(_) | Graph::Custom(_) => vec![],
+            Graph::Neg(x) | Graph::Abs(x) => vec![x],
+            Graph::Add(a, b)
+            | Graph::Sub(a, b)
+            | Graph::Mul(a, b)
+            | Graph::Div(a, b)
+            | Graph::Min(a, b)
+            | Graph::Max(a, b) => vec![a, b],
+            Graph::Pow { input, .. }
+            | Graph::Clamp { input, .. }
+            | Graph::ScaleBias { input, .. }
+            | Graph::Remap { input, .. }
+            | Graph::Terrace { input, .. }
+            | Graph::Curve { input, .. }
+            | Graph::Translate { input, .. }
+            | Graph::Scale { input, .. }
+            | Graph::Rotate { input, .. }
+            | Graph::Distort { input, .. } => vec![input],
+            Graph::Select { a, b, control, .. } | Graph::Blend { a, b, control } => {
+                vec![a, b, control]
+            }
+            Graph::Displace { input, by } => {
+                let mut v: Vec<&Graph> = vec![input];
+                v.extend(by.iter());
+                v
+            }
+        }
+    }
+
+    /// The number of nodes from the root to the deepest leaf, counting
+    /// only as far as `MAX_DEPTH + 1` (so that it is cheap on any graph).
+    pub fn depth(&self) -> usize {
+        fn go(g: &Graph, d: usize) -> usize {
+            if d > MAX_DEPTH {
+                return d;
+            }
+            g.children()
+                .into_iter()
+                .map(|c| go(c, d + 1))
+                .max()
+                .unwrap_or(d)
+        }
+        go(self, 1)
+    }
+
+    /// Checks the graph and compiles it for dimension `D` (1 to 4).
+    ///
+    /// Fails, naming the node, on a bad parameter (a stack's keys, terrace
+    /// points out of order, a `translate` with the wrong number of axes, a
+    /// non-integer power of a possibly negative base...), on a custom
+    /// field of another dimension, or on a graph deeper than [`MAX_DEPTH`].
+    pub fn build<const D: usize>(&self) -> Result<GraphField<D>, Error> {
+        if self.depth() > MAX_DEPTH {
+            return Err(Error::Parameter {
+                name: "graph".into(),
+                reason: format!("deeper than {MAX_DEPTH} nodes"),
+            });
+        }
+        GraphField::new(self)
+    }
+}
+
+impl From<f64> for Graph {
+    fn from(v: f64) -> Graph {
+        Graph::Const(v)
+    }
+}
+
+impl From<Stack> for Graph {
+    fn from(s: Stack) -> Graph {
+        Graph::stack(s)
+    }
+}
+
+macro_rules! operator {
+    ($tr:ident $f:ident $variant:ident) => {
+        impl<T: Into<Graph>> core::ops::$tr<T> for Graph {
+            type Output = Graph;
+            fn $f(self, rhs: T) -> Graph {
+                Graph::$variant(boxed(self), boxed(rhs.into()))
+            }
+        }
+    };
+}
+operator!(Add add Add);
+operator!(Sub sub Sub);
+operator!(Mul mul Mul);
+operator!(Div div Div);
+
+impl core::ops::Neg for Graph {
+    type Output = Graph;
+    fn neg(self) -> Graph {
+        Graph::Neg(boxed(self))
+    }
+}

@@ -1,0 +1,596 @@
+//! Noise graphs: every combinator's gradient against central differences,
+//! its derived range against measured values (and tightness for the
+//! arithmetic ones), bit-identity across instruction sets and between the
+//! point, batch, grid and threaded calls, the three spellings' round trips,
+//! old stack files, and bad input.
+
+use proptest::prelude::*;
+use rand::rngs::SmallRng as StdRng;
+use rand::{RngExt, SeedableRng};
+use surflet::graph::{Graph, MAX_DEPTH};
+use surflet::{Error, Field, Float, Grid, Isa, NoiseKind, Stack};
+
+/// One graph per combinator (and a few compositions), for dimension `d`.
+fn cases(d: usize) -> Vec<String> {
+    let v = |xs: &[&str]| xs[..d].join(", ");
+    let mut c: Vec<String> = [
+        "perlin(seed=1) + simplex(seed=2)",
+        "perlin(seed=1) - simplex(seed=2)",
+        "perlin(seed=1) * simplex(seed=2)",
+        "perlin(seed=1) / (simplex(seed=2) * 0.25 + 2)",
+        "min(perlin(seed=1), simplex(seed=2))",
+        "max(perlin(seed=1), simplex(seed=2))",
+        "-perlin(seed=1)",
+        "abs(perlin(seed=1))",
+        "pow(perlin(seed=1), 3)",
+        "pow(perlin(seed=1), -2) * 0.01",
+        "pow(perlin(seed=1) * 0.5 + 1, 1.5)",
+        "clamp(perlin(seed=1) * 2, -0.3, 0.4)",
+        "scale_bias(perlin(seed=1), 2.5, -0.5)",
+        "remap(perlin(seed=1), from=[-1, 1], to=[0, 255])",
+        "terrace(perlin(seed=1), points=[-1, -0.2, 0.3, 1])",
+        "terrace(perlin(seed=1), points=[-1, -0.2, 0.3, 1], smooth=true)",
+        "curve(perlin(seed=1), points=[[-1, -1], [-0.5, 0.2], [0.2, 0.3], [1, 1]])",
+        "select(perlin(seed=1), simplex(seed=2), control=value(seed=3), threshold=0.1, falloff=0.2)",
+        "select(perlin(seed=1), simplex(seed=2), control=value(seed=3))",
+        "blend(perlin(seed=1), simplex(seed=2), control=value(seed=3))",
+        "scale(perlin(seed=1), by=2.5)",
+        "distort(perlin(seed=1), power=0.3, frequency=2, roughness=2, seed=5)",
+        "fbm(simplex(seed=1), octaves=3) * 0.5 + 0.25",
+        "warp(fbm(perlin(seed=4), octaves=2), amplitude=0.5) - 0.1",
+        "ridged(cellular(seed=3), octaves=2) + 0",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    c.push(format!("translate(perlin(seed=1), by=[{}])", v(&["0.5", "-1.25", "3", "7"])));
+    c.push(format!(
+        "scale(perlin(seed=1), by=[{}])",
+        v(&["0.5", "-1.25", "3", "0.75"])
+    ));
+    c.push(format!(
+        "displace(perlin(seed=1), by=[{}])",
+        v(&[
+            "simplex(seed=2) * 0.5",
+            "value(seed=3) * perlin(seed=9)",
+            "simplex(seed=4)",
+            "0.5"
+        ])
+    ));
+    if d >= 2 {
+        c.push("rotate(perlin(seed=1), angle=0.7)".into());
+        c.push("rotate(translate(scale(simplex(seed=1), by=1.5), by=[".to_string() + &v(&["1", "2", "3", "4"]) + "]), angle=-2)");
+        let m: Vec<String> = (0..d)
+            .map(|r| {
+                let row: Vec<String> = (0..d)
+                    .map(|c| format!("{}", if r == c { 0.8 } else { 0.3 * (r as f64 - c as f64) }))
+                    .collect();
+                format!("[{}]", row.join(", "))
+            })
+            .collect();
+        c.push(format!(
+            "rotate(displace(perlin(seed=1), by=[{}]), matrix=[{}])",
+            v(&["simplex(seed=2)", "simplex(seed=3)", "simplex(seed=4)", "simplex(seed=5)"]),
+            m.join(", ")
+        ));
+    }
+    c
+}
+
+fn points<const D: usize>(n: usize, seed: u64, spread: f64) -> Vec<[f64; D]> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..n)
+        .map(|_| core::array::from_fn(|_| rng.random_range(-spread..spread)))
+        .collect()
+}
+
+/// The analytic gradient against central differences in `f64`, away from
+/// creases: a point is skipped where the one-sided differences disagree
+/// (a crease within the step), and most points must be checked.
+fn gradient_check<const D: usize>() {
+    for expr in cases(D) {
+        let f = Graph::parse(&expr).unwrap().build::<D>().unwrap();
+        let h = 1e-6;
+        let (mut checked, mut total) = (0, 0);
+        for p in points::<D>(300, 7, 6.0) {
+            total += 1;
+            let s = f.sample(p);
+            let mut smooth = true;
+            let mut fd = [0.0; D];
+            for a in 0..D {
+                let at = |dx: f64| {
+                    let mut q = p;
+                    q[a] += dx;
+                    f.get(q)
+                };
+                let (l, c, r) = (at(-h), s.value, at(h));
+                let (left, right) = ((c - l) / h, (r - c) / h);
+                if (left - right).abs() > 1e-3 * (1.0 + left.abs().max(right.abs())) {
+                    smooth = false;
+                }
+                fd[a] = (r - l) / (2.0 * h);
+            }
+            if !smooth {
+                continue;
+            }
+            checked += 1;
+            for a in 0..D {
+                let g = s.gradient[a];
+                assert!(
+                    (g - fd[a]).abs() <= 2e-4 * (1.0 + g.abs()),
+                    "{expr} ({D}D) at {p:?}: d/dx{a} analytic {g}, central difference {}",
+                    fd[a]
+                );
+            }
+        }
+        assert!(checked * 10 >= total * 7, "{expr} ({D}D): only {checked} of {total} points away from creases");
+    }
+}
+
+#[test]
+fn gradients_match_central_differences() {
+    gradient_check::<1>();
+    gradient_check::<2>();
+    gradient_check::<3>();
+    gradient_check::<4>();
+}
+
+/// Every value, in both precisions, lies in the derived range.
+fn range_check<const D: usize>() {
+    for expr in cases(D) {
+        let f = Graph::parse(&expr).unwrap().build::<D>().unwrap();
+        let (lo, hi) = f.range();
+        for p in points::<D>(4000, 11, 40.0) {
+            let v = f.get(p);
+            let w = f.get(p.map(|x| x as f32)) as f64;
+            assert!(lo <= v && v <= hi, "{expr} ({D}D): f64 value {v} outside [{lo}, {hi}]");
+            assert!(lo <= w && w <= hi, "{expr} ({D}D): f32 value {w} outside [{lo}, {hi}]");
+        }
+    }
+}
+
+#[test]
+fn values_lie_in_the_derived_range() {
+    range_check::<1>();
+    range_check::<2>();
+    range_check::<3>();
+    range_check::<4>();
+}
+
+/// For the arithmetic combinators the derived range is reached: inputs
+/// clamped so that they saturate at their bounds make every corner of the
+/// interval arithmetic happen.
+#[test]
+fn arithmetic_ranges_are_tight() {
+    let a = "clamp(perlin(seed=1) * 4, -1, 1)";
+    let b = "clamp(simplex(seed=2) * 4, -0.5, 2)";
+    let cases = [
+        format!("{a} + {b}"),
+        format!("{a} - {b}"),
+        format!("{a} * {b}"),
+        format!("min({a}, {b})"),
+        format!("max({a}, {b})"),
+        format!("-{b}"),
+        format!("abs({b})"),
+        format!("scale_bias({b}, -3, 0.5)"),
+        format!("remap({b}, from=[-0.5, 2], to=[10, 20])"),
+        format!("pow({a}, 2)"),
+    ];
+    for expr in cases {
+        let f = Graph::parse(&expr).unwrap().build::<2>().unwrap();
+        let (lo, hi) = f.range();
+        let grid = Grid::uniform([0.0f64; 2], [0.173; 2], [400, 400]).unwrap();
+        let mut out = vec![0.0; grid.len()];
+        let b = f.grid(&grid, &mut out).unwrap();
+        let slack = 1e-5 * (1.0 + lo.abs().max(hi.abs()));
+        assert!(
+            (b.min - lo).abs() <= slack && (b.max - hi).abs() <= slack,
+            "{expr}: measured [{}, {}], derived [{lo}, {hi}]",
+            b.min,
+            b.max
+        );
+    }
+}
+
+fn bits<F: Float>(v: &[F]) -> Vec<u64> {
+    v.iter().map(|x| x.to_f64().to_bits()).collect()
+}
+
+/// Point, batch (every instruction set), grid and threaded calls agree to
+/// the bit, values and gradients.
+fn identity_check<F: Float, const D: usize>() {
+    let pool1 = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let pool2 = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    for expr in cases(D) {
+        let f = Graph::parse(&expr).unwrap().build::<D>().unwrap();
+        // An odd-sized grid with a negative origin and a step that is not a
+        // power of two, large enough to be split into several blocks.
+        let size: [usize; D] = core::array::from_fn(|a| [97, 71, 3, 2][a]);
+        let size = if D == 1 { [9000; D] } else { size };
+        let origin: [F; D] = core::array::from_fn(|a| F::from_f64(-3.7 + a as f64));
+        let step: [F; D] = [F::from_f64(0.0913); D];
+        let grid = Grid::uniform(origin, step, size).unwrap();
+        let n = grid.len();
+        let pts: Vec<[F; D]> = (0..n).map(|i| grid.point(i)).collect();
+        let coords: [Vec<F>; D] = core::array::from_fn(|a| pts.iter().map(|p| p[a]).collect());
+        let c: [&[F]; D] = core::array::from_fn(|a| &coords[a][..]);
+        let mut want_v = Vec::with_capacity(n);
+        let mut want_g: [Vec<F>; D] = core::array::from_fn(|_| Vec::with_capacity(n));
+        for p in &pts {
+            let s = f.sample(*p);
+            assert_eq!(s.value.to_f64().to_bits(), f.get(*p).to_f64().to_bits(), "{expr}: get vs sample");
+            want_v.push(s.value);
+            for a in 0..D {
+                want_g[a].push(s.gradient[a]);
+            }
+        }
+        for isa in Isa::available() {
+            for (pool, threads) in [(&pool1, 1), (&pool2, 2)] {
+                pool.install(|| {
+                    let mut v = vec![F::ZERO; n];
+                    let mut g: [Vec<F>; D] = core::array::from_fn(|_| vec![F::ZERO; n]);
+                    {
+                        let mut it = g.iter_mut();
+                        let refs: [&mut [F]; D] = core::array::from_fn(|_| &mut it.next().unwrap()[..]);
+                        f.fill_on(isa, c, &mut v, Some(refs)).unwrap();
+                    }
+                    assert_eq!(bits(&v), bits(&want_v), "{expr} {D}D {}: fill_on({isa:?}), {threads} threads", F::NAME);
+                    for a in 0..D {
+                        assert_eq!(bits(&g[a]), bits(&want_g[a]), "{expr}: gradient {a}, {isa:?}");
+                    }
+                    let mut v2 = vec![F::ZERO; n];
+                    f.fill_on(isa, c, &mut v2, None).unwrap();
+                    assert_eq!(bits(&v2), bits(&want_v), "{expr}: values-only fill, {isa:?}");
+                    let mut gv = vec![F::ZERO; n];
+                    let mut gg: [Vec<F>; D] = core::array::from_fn(|_| vec![F::ZERO; n]);
+                    let b = {
+                        let mut it = gg.iter_mut();
+                        let refs: [&mut [F]; D] = core::array::from_fn(|_| &mut it.next().unwrap()[..]);
+                        f.grid_on(isa, &grid, &mut gv, Some(refs)).unwrap()
+                    };
+                    assert_eq!(bits(&gv), bits(&want_v), "{expr}: grid_on({isa:?}), {threads} threads");
+                    for a in 0..D {
+                        assert_eq!(bits(&gg[a]), bits(&want_g[a]), "{expr}: grid gradient {a}");
+                    }
+                    let finite: Vec<f64> = want_v.iter().map(|x| x.to_f64()).filter(|x| !x.is_nan()).collect();
+                    let lo = finite.iter().copied().fold(f64::INFINITY, f64::min);
+                    let hi = finite.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    assert_eq!((b.min.to_f64(), b.max.to_f64()), (lo, hi), "{expr}: grid bounds");
+                });
+            }
+        }
+    }
+}
+
+#[test]
+fn point_batch_grid_and_threads_agree_bit_for_bit() {
+    identity_check::<f32, 1>();
+    identity_check::<f64, 1>();
+    identity_check::<f32, 2>();
+    identity_check::<f64, 2>();
+    identity_check::<f32, 3>();
+    identity_check::<f64, 3>();
+    identity_check::<f32, 4>();
+    identity_check::<f64, 4>();
+}
+
+/// A graph that is one stack runs as that stack, to the bit.
+#[test]
+fn a_single_stack_graph_is_the_stack() {
+    let g = Graph::parse("warp(ridged(perlin(seed=7, frequency=0.3), octaves=3), amplitude=2)").unwrap();
+    let Graph::Stack(s) = &g else { panic!("a stack leaf") };
+    let e = s.build::<2>().unwrap();
+    let f = g.build::<2>().unwrap();
+    for p in points::<2>(200, 3, 30.0) {
+        assert_eq!(f.get(p).to_bits(), e.get(p).to_bits());
+        assert_eq!(f.sample(p), e.sample(p));
+    }
+    assert_eq!(f.range(), e.range());
+}
+
+#[test]
+fn nan_and_huge_coordinates() {
+    for expr in cases(2) {
+        let f = Graph::parse(&expr).unwrap().build::<2>().unwrap();
+        assert!(f.get([f64::NAN, 0.5]).is_nan(), "{expr}: NaN in, NaN out");
+        assert!(f.get([f32::INFINITY, 0.5]).is_nan(), "{expr}: ∞ in, NaN out");
+        let v = f.get([1e300, -3e299]);
+        let (lo, hi) = f.range();
+        assert!(v.is_finite() || expr.contains('/') || expr.contains("pow"), "{expr}: huge coordinates give {v}");
+        if v.is_finite() {
+            assert!(lo <= v && v <= hi);
+        }
+    }
+}
+
+/// A user field combines with surflet's: its gradient flows through the
+/// chain rule, and its range through the interval arithmetic.
+#[test]
+fn custom_fields_combine() {
+    struct Plane;
+    impl Field<2> for Plane {
+        fn sample<F: Float>(&self, p: [F; 2]) -> surflet::Sample<F, 2> {
+            let k = F::from_f64(0.1);
+            surflet::Sample {
+                value: p[0] * k - p[1] * k,
+                gradient: [k, -k],
+            }
+        }
+        fn range(&self) -> (f64, f64) {
+            (-10.0, 10.0)
+        }
+    }
+    let g = Graph::custom("plane", Plane) * Graph::parse("perlin(seed=2)").unwrap();
+    let f = g.build::<2>().unwrap();
+    let n = surflet::Noise::<2>::new(NoiseKind::Perlin, 2);
+    for p in points::<2>(100, 5, 20.0) {
+        let s = f.sample(p);
+        let ns = n.sample(p);
+        let plane = p[0] * 0.1 - p[1] * 0.1;
+        assert_eq!(s.value, plane * ns.value);
+        assert_eq!(s.gradient[0], 0.1 * ns.value + plane * ns.gradient[0]);
+    }
+    let (lo, hi) = f.range();
+    assert!(lo <= -10.0 && hi >= 10.0 && hi < 10.001);
+    let e = g.build::<3>().unwrap_err();
+    assert!(e.to_string().contains("2D"), "{e}");
+    assert!(g.to_expr().is_err());
+}
+
+// ---------------------------------------------------------------------
+// Spellings
+
+fn stack_leaf() -> impl Strategy<Value = Graph> {
+    (
+        0..5usize,
+        any::<u64>(),
+        prop_oneof![Just(1.0), 0.01f64..10.0],
+        proptest::option::of((0..5usize, 1u32..8, 1.5f64..3.0)),
+        proptest::option::of((0.1f64..5.0, any::<bool>())),
+    )
+        .prop_map(|(k, seed, frequency, fractal, warp)| {
+            let mut s = Stack {
+                noise: NoiseKind::ALL[k],
+                seed,
+                frequency,
+                ..Stack::default()
+            };
+            if let Some((kind, octaves, lacunarity)) = fractal {
+                s.fractal = Some(surflet::FractalDesc {
+                    kind: surflet::FractalKind::ALL[kind],
+                    octaves,
+                    lacunarity,
+                    ..Default::default()
+                });
+            }
+            if let Some((amplitude, progressive)) = warp {
+                s.warp = Some(surflet::WarpDesc {
+                    amplitude,
+                    kind: if progressive {
+                        surflet::WarpKind::Progressive
+                    } else {
+                        surflet::WarpKind::Single
+                    },
+                    ..Default::default()
+                });
+            }
+            Graph::stack(s)
+        })
+}
+
+fn finite() -> impl Strategy<Value = f64> {
+    prop_oneof![-1e6f64..1e6, Just(0.0), Just(-0.0), Just(1e-300), Just(-7.0), Just(0.1)]
+}
+
+fn graphs() -> impl Strategy<Value = Graph> {
+    let leaf = prop_oneof![stack_leaf(), finite().prop_map(Graph::Const)];
+    leaf.prop_recursive(5, 40, 3, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| a + b),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| a - b),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| a * b),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| a / b),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| a.min(b)),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| a.max(b)),
+            inner.clone().prop_map(|a| -a),
+            inner.clone().prop_map(|a| a.abs()),
+            (inner.clone(), finite()).prop_map(|(a, e)| a.pow(e)),
+            (inner.clone(), finite(), finite()).prop_map(|(a, x, y)| a.clamp(x, y)),
+            (inner.clone(), finite(), finite()).prop_map(|(a, x, y)| a.scale_bias(x, y)),
+            (inner.clone(), finite(), finite()).prop_map(|(a, x, y)| a.remap([x, y], [y, x])),
+            (inner.clone(), proptest::collection::vec(finite(), 0..4), any::<bool>())
+                .prop_map(|(a, p, s)| a.terrace(&p, s)),
+            (inner.clone(), proptest::collection::vec((finite(), finite()), 0..4))
+                .prop_map(|(a, p)| a.curve(&p.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>())),
+            (inner.clone(), inner.clone(), inner.clone(), finite(), finite())
+                .prop_map(|(a, b, c, t, f)| a.select(b, c, t, f)),
+            (inner.clone(), inner.clone(), inner.clone()).prop_map(|(a, b, c)| a.blend(b, c)),
+            (inner.clone(), proptest::collection::vec(finite(), 1..4)).prop_map(|(a, v)| a.translate(&v)),
+            (inner.clone(), proptest::collection::vec(finite(), 1..4)).prop_map(|(a, v)| a.scale(&v)),
+            (inner.clone(), finite()).prop_map(|(a, t)| a.rotate(t)),
+            (inner.clone(), proptest::collection::vec(finite(), 4))
+                .prop_map(|(a, v)| Graph::Rotate {
+                    input: Box::new(a),
+                    by: surflet::graph::Rotation::Matrix(vec![v[..2].to_vec(), v[2..].to_vec()]),
+                }),
+            (inner.clone(), proptest::collection::vec(inner.clone(), 1..3)).prop_map(|(a, v)| a.displace(v)),
+            (inner.clone(), finite(), finite(), 1u32..9, any::<u64>())
+                .prop_map(|(a, p, f, r, s)| a.distort(p, f, r, s)),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// `parse(print(g)) == g`, and TOML and JSON give the same graph back.
+    #[test]
+    fn spellings_round_trip(g in graphs()) {
+        let text = g.to_expr().unwrap();
+        let back = Graph::parse(&text);
+        prop_assert_eq!(back.as_ref(), Ok(&g), "expression: {}", text);
+        let json = g.to_json_string().unwrap();
+        let from_json = Graph::from_json_str(&json);
+        prop_assert_eq!(from_json.as_ref(), Ok(&g), "JSON: {}", json);
+        if !matches!(g, Graph::Const(_)) {
+            let toml = g.to_toml_string().unwrap();
+            let from_toml = Graph::from_toml_str(&toml);
+            prop_assert_eq!(from_toml.as_ref(), Ok(&g), "TOML: {}", toml);
+        }
+    }
+}
+
+/// Stack files load as one-node graphs, with the same values.
+#[test]
+fn old_stack_files_load_unchanged() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    for name in ["stack.toml", "stack_commented.toml", "stack.json"] {
+        let text = std::fs::read_to_string(format!("{dir}{name}")).unwrap();
+        let (g, s) = if name.ends_with("json") {
+            (Graph::from_json_str(&text).unwrap(), Stack::from_json_str(&text).unwrap())
+        } else {
+            (Graph::from_toml_str(&text).unwrap(), Stack::from_toml_str(&text).unwrap())
+        };
+        assert_eq!(g, Graph::stack(s.clone()), "{name}");
+        let (f, e) = (g.build::<2>().unwrap(), s.build::<2>().unwrap());
+        let grid = Grid::uniform([-3.0f32, 1.5], [0.37; 2], [33, 17]).unwrap();
+        let (mut a, mut b) = (vec![0.0f32; grid.len()], vec![0.0f32; grid.len()]);
+        f.grid(&grid, &mut a).unwrap();
+        e.grid(&grid, &mut b).unwrap();
+        assert_eq!(bits(&a), bits(&b), "{name}");
+    }
+}
+
+#[test]
+fn the_issue_example_parses_and_prints() {
+    let text = "select(fbm(simplex(seed=1), octaves=6), ridged(perlin(seed=2), octaves=4), \
+                control=perlin(seed=3, frequency=0.25), threshold=0, falloff=0.1) * 0.8 + 0.1";
+    let g = Graph::parse(text).unwrap();
+    assert_eq!(
+        g.to_expr().unwrap(),
+        // Octaves = 4 is the default, so it is not written.
+        "select(fbm(simplex(seed=1), octaves=6), ridged(perlin(seed=2)), \
+         control=perlin(seed=3, frequency=0.25), threshold=0.0, falloff=0.1) * 0.8 + 0.1"
+    );
+    let f = g.build::<2>().unwrap();
+    let (lo, hi) = f.range();
+    // Ridged is [0, 1] and fBm [-1, 1]: the hull is [-1, 1], times 0.8 plus 0.1.
+    assert!((lo + 0.7).abs() < 1e-5 && (hi - 0.9).abs() < 1e-5, "[{lo}, {hi}]");
+}
+
+// ---------------------------------------------------------------------
+// Bad input
+
+fn expr_err(text: &str) -> (usize, String) {
+    match Graph::parse(text) {
+        Err(Error::Expression { column, message, snippet }) => {
+            // The caret line points at the column.
+            let caret = snippet.lines().nth(1).unwrap();
+            assert_eq!(caret.find('^').unwrap() + 1, column, "{text}: {snippet}");
+            (column, message)
+        }
+        other => panic!("{text}: expected an expression error, got {other:?}"),
+    }
+}
+
+#[test]
+fn bad_expressions_point_at_the_fault() {
+    let cases: &[(&str, usize, &str)] = &[
+        ("fbm(simplx(seed=1))", 5, "unknown function `simplx`"),
+        ("perlin(sed=1)", 8, "perlin has no argument `sed`"),
+        ("select(perlin(), simplex())", 1, "select needs the argument `control`"),
+        ("abs(perlin()", 13, "expected"),
+        ("abs(perlin()))", 14, "expected"),
+        ("perlin() +", 11, "expected"),
+        ("clamp(perlin(), 0, 1, 2)", 23, "clamp takes at most 3 arguments"),
+        ("clamp(perlin(), min=0, min=1)", 24, "given twice"),
+        ("perlin(seed=1.5)", 13, "whole number"),
+        ("fbm(simplex(), octaves=0)", 24, "fractal.octaves"),
+        ("fbm(fbm(simplex()))", 5, "must be a noise"),
+        ("remap(perlin(), from=[0], to=[0, 1])", 22, "two numbers"),
+        ("perlin(seed=\"x\")", 14, "whole number"),
+        ("terrace(perlin(), points=3)", 26, "is a list"),
+        ("nosuch", 1, "expected a field"),
+    ];
+    let mut wrong = Vec::new();
+    for (text, column, msg) in cases {
+        let (c, m) = expr_err(text);
+        if !m.contains(msg) || c != *column {
+            wrong.push(format!("{text}: column {c} (want {column}), {m:?} (want {msg:?})"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn bombs_are_refused_without_overflowing_the_stack() {
+    let n = 100_000;
+    let parens = format!("{}1{}", "(".repeat(n), ")".repeat(n));
+    assert!(expr_err(&parens).1.contains("nested deeper"));
+    let calls = format!("{}perlin(){}", "abs(".repeat(n), ")".repeat(n));
+    assert!(expr_err(&calls).1.contains("nested deeper"));
+    let negs = format!("{}perlin()", "-".repeat(n));
+    assert!(expr_err(&negs).1.contains("deeper than"));
+    let chain = format!("perlin(){}", " + 1".repeat(n));
+    assert!(expr_err(&chain).1.contains("deeper than"));
+    // Just past the limit, with calls.
+    let deep = format!("{}perlin(){}", "abs(".repeat(MAX_DEPTH), ")".repeat(MAX_DEPTH));
+    assert!(expr_err(&deep).1.contains("deeper than"));
+    let ok = format!("{}perlin(){}", "abs(".repeat(MAX_DEPTH - 1), ")".repeat(MAX_DEPTH - 1));
+    Graph::parse(&ok).unwrap().build::<2>().unwrap();
+    // Configs.
+    let json = format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    assert!(Graph::from_json_str(&json).is_err());
+    let json = format!("{}{{\"noise\": \"perlin\"}}{}", "{\"op\": \"abs\", \"input\": ".repeat(200), "}".repeat(200));
+    let e = Graph::from_json_str(&json).unwrap_err();
+    assert!(e.to_string().contains("deeper") || e.to_string().contains("recursion"), "{e}");
+    let toml = format!("x = {}1{}", "[".repeat(n), "]".repeat(n));
+    assert!(Graph::from_toml_str(&toml).is_err());
+    // In code: build refuses, and depth() stays cheap.
+    let mut g = Graph::parse("perlin()").unwrap();
+    for _ in 0..1000 {
+        g = g.abs();
+    }
+    assert!(g.build::<2>().is_err());
+    assert_eq!(g.depth(), MAX_DEPTH + 1);
+}
+
+#[test]
+fn bad_configs_name_the_key() {
+    let cases: &[(&str, &str)] = &[
+        ("op = \"nosuch\"", "unknown function `nosuch`"),
+        ("op = \"abs\"", "abs needs the argument `input`"),
+        ("op = \"abs\"\ninput = { noise = \"perlin\", sed = 1 }", "input.sed"),
+        ("op = \"abs\"\nfoo = 1\ninput = 1", "abs has no argument `foo`"),
+        ("op = \"add\"\na = 1\nb = { op = \"neg\", input = \"x\" }", "b.input"),
+        ("op = \"fbm\"\noctaves = 40\ninput = { noise = \"perlin\" }", "octaves"),
+    ];
+    for (text, msg) in cases {
+        let e = Graph::from_toml_str(text).unwrap_err();
+        assert!(e.to_string().contains(msg), "{text}: {e}");
+    }
+}
+
+#[test]
+fn bad_parameters_fail_to_build() {
+    let cases: &[(&str, &str)] = &[
+        ("pow(perlin(), 0.5)", "non-integer exponent"),
+        ("pow(abs(perlin()), -0.5)", "positive"),
+        ("clamp(perlin(), 1, 0)", "above max"),
+        ("terrace(perlin(), points=[0, 0])", "strictly increasing"),
+        ("curve(perlin(), points=[[0, 1]])", "at least two"),
+        ("select(perlin(), value(), control=simplex(), falloff=-1)", "falloff"),
+        ("translate(perlin(), by=[1])", "needs 2 numbers"),
+        ("displace(perlin(), by=[value()])", "needs 2 fields"),
+        ("rotate(perlin(), matrix=[[1, 0, 0]])", "2 × 2"),
+        ("remap(perlin(), from=[1, 1], to=[0, 1])", "differ"),
+        ("distort(perlin(), roughness=0)", "octaves"),
+        ("perlin(period=[3, 3], frequency=0.5) + fbm(simplex(period=[3]), octaves=2)", "period"),
+    ];
+    for (text, msg) in cases {
+        let e = Graph::parse(text).unwrap().build::<2>().unwrap_err();
+        assert!(e.to_string().contains(msg), "{text}: {e}");
+    }
+    let e = Graph::parse("rotate(perlin(), angle=1)").unwrap().build::<1>().unwrap_err();
+    assert!(e.to_string().contains("2+ dimensions"), "{e}");
+}
