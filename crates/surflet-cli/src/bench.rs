@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use surflet::{Evaluator, Float, Grid, Isa, NoiseKind};
+use surflet::{Field, Float, Grid, Isa, NoiseKind};
 
 use crate::CliError;
 use crate::stack_args::{self, Base, StackArgs};
@@ -250,7 +250,14 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
     };
     let seconds = Duration::from_secs_f64(args.seconds.unwrap_or(0.5));
 
-    let label = describe(&resolved.stack, dims);
+    let label = match &resolved.graph {
+        Some(g) => format!("{g} {dims}D"),
+        None => describe(&resolved.stack, dims),
+    };
+    let graph = resolved
+        .graph
+        .clone()
+        .unwrap_or_else(|| surflet::Graph::stack(resolved.stack.clone()));
     let mut rows = Vec::new();
     for &precision in &precisions {
         for &call in &calls {
@@ -269,7 +276,7 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
                         seconds,
                     };
                     let (reps, elapsed) = pool
-                        .install(|| job.measure(&resolved.stack, dims, precision))
+                        .install(|| job.measure(&graph, dims, precision))
                         .map_err(|e| CliError::Usage(e.to_string()))?;
                     let total = reps as f64 * samples as f64;
                     rows.push(Row {
@@ -332,13 +339,13 @@ struct Job {
 impl Job {
     fn measure(
         &self,
-        stack: &surflet::Stack,
+        graph: &surflet::Graph,
         dims: usize,
         precision: Precision,
     ) -> Result<(u64, Duration), surflet::Error> {
         macro_rules! go {
             ($d:literal) => {{
-                let e = stack.build::<$d>()?;
+                let e = graph.build::<$d>()?;
                 match precision {
                     Precision::F32 => self.run::<f32, $d>(&e),
                     Precision::F64 => self.run::<f64, $d>(&e),
@@ -355,7 +362,7 @@ impl Job {
 
     fn run<F: Float, const D: usize>(
         &self,
-        e: &Evaluator<D>,
+        e: &surflet::GraphField<D>,
     ) -> Result<(u64, Duration), surflet::Error> {
         // Just off the lattice, so no row starts on lattice points.
         let origin = [F::from_f64(0.123); D];

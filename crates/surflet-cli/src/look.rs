@@ -20,7 +20,7 @@ use clap::ValueEnum;
 use serde::de::{self, Deserializer};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
-use surflet::Stack;
+use surflet::{Graph, Stack};
 
 use crate::imaging::color::{NormalFormat, Ramp};
 use crate::render::{Mode, TimeAxis};
@@ -39,6 +39,9 @@ pub struct Look {
     pub version: u32,
     /// The noise stack.
     pub stack: Stack,
+    /// The `[graph]` table: a noise graph, which replaces the stack (a
+    /// document has one or the other).
+    pub graph: Option<Graph>,
     /// The `[view]` table.
     pub view: View,
     /// The `[pixels]` table.
@@ -52,6 +55,7 @@ impl Default for Look {
         Look {
             version: VERSION,
             stack: Stack::default(),
+            graph: None,
             view: View::default(),
             pixels: PixelSpec::default(),
             animation: Animation::default(),
@@ -318,6 +322,28 @@ fn stack_error(e: surflet::Error) -> String {
     e.to_string().trim_end().to_string()
 }
 
+/// The `graph` table, refusing stack keys beside it (`rest`: the other
+/// keys left in the document).
+fn graph<'a>(
+    v: &serde_json::Value,
+    mut rest: impl Iterator<Item = &'a String>,
+) -> Result<Graph, String> {
+    if let Some(k) = rest.next() {
+        return Err(format!(
+            "{k}: a document with a [graph] has no stack keys (the graph's stacks hold them)"
+        ));
+    }
+    Graph::from_json_value(v).map_err(|e| {
+        let message = e.to_string();
+        match e {
+            surflet::Error::Config { key, .. } if !key.is_empty() => {
+                format!("graph.{}", message.trim_end())
+            }
+            _ => format!("graph: {}", message.trim_end()),
+        }
+    })
+}
+
 impl Look {
     /// Reads a config file, JSON if its name ends in `.json`, TOML otherwise.
     /// The message names the file, and the key or line at fault.
@@ -367,7 +393,10 @@ impl Look {
         look.view = take(&mut table, "view")?;
         look.pixels = take(&mut table, "pixels")?;
         look.animation = take(&mut table, "animation")?;
-        if !table.is_empty() {
+        if let Some(g) = table.remove("graph") {
+            let v = serde_json::to_value(g).map_err(|e| e.to_string())?;
+            look.graph = Some(graph(&v, table.keys())?);
+        } else if !table.is_empty() {
             let rest = toml::to_string(&table).map_err(|e| e.to_string())?;
             look.stack = Stack::from_toml_str(&rest).map_err(stack_error)?;
         }
@@ -406,7 +435,9 @@ impl Look {
         look.view = take(&mut map, "view")?;
         look.pixels = take(&mut map, "pixels")?;
         look.animation = take(&mut map, "animation")?;
-        if !map.is_empty() {
+        if let Some(g) = map.remove("graph") {
+            look.graph = Some(graph(&g, map.keys())?);
+        } else if !map.is_empty() {
             let rest = serde_json::to_string(&map).map_err(|e| e.to_string())?;
             look.stack = Stack::from_json_str(&rest).map_err(stack_error)?;
         }
@@ -417,7 +448,19 @@ impl Look {
     /// the tables that are not empty.
     pub fn to_toml(&self) -> Result<String, String> {
         let mut text = format!("version = {VERSION}\n");
-        text += &self.stack.to_toml_string().map_err(stack_error)?;
+        match &self.graph {
+            None => text += &self.stack.to_toml_string().map_err(stack_error)?,
+            Some(g) => {
+                let v = g.to_json_value().map_err(stack_error)?;
+                let mut t = toml::Table::new();
+                t.insert(
+                    "graph".into(),
+                    toml::Value::try_from(v).map_err(|e| e.to_string())?,
+                );
+                text += "\n";
+                text += &toml::to_string(&t).map_err(|e| e.to_string())?;
+            }
+        }
         let mut table = |name: &str, value: Result<toml::Table, toml::ser::Error>| {
             let value = value.map_err(|e| e.to_string())?;
             if !value.is_empty() {
@@ -438,11 +481,18 @@ impl Look {
     pub fn to_json(&self) -> Result<String, String> {
         let mut map = serde_json::Map::new();
         map.insert("version".into(), VERSION.into());
-        let stack: serde_json::Value =
-            serde_json::from_str(&self.stack.to_json_string().map_err(stack_error)?)
-                .map_err(|e| e.to_string())?;
-        if let serde_json::Value::Object(m) = stack {
-            map.extend(m);
+        match &self.graph {
+            None => {
+                let stack: serde_json::Value =
+                    serde_json::from_str(&self.stack.to_json_string().map_err(stack_error)?)
+                        .map_err(|e| e.to_string())?;
+                if let serde_json::Value::Object(m) = stack {
+                    map.extend(m);
+                }
+            }
+            Some(g) => {
+                map.insert("graph".into(), g.to_json_value().map_err(stack_error)?);
+            }
         }
         let mut table = |name: &str, value: serde_json::Result<serde_json::Value>| {
             let value = value.map_err(|e| e.to_string())?;
@@ -496,6 +546,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn graph_documents_round_trip_in_both_formats() {
+        let look = Look {
+            version: 2,
+            graph: Some(
+                Graph::parse(
+                    "select(fbm(simplex(seed=18446744073709551610), octaves=6), \
+                     perlin(seed=2) * 0.5, control=value(seed=3, frequency=0.25), falloff=0.1) + 0.1",
+                )
+                .unwrap(),
+            ),
+            view: View {
+                size: Some([64, 48]),
+                ..View::default()
+            },
+            ..Look::default()
+        };
+        let toml = look.to_toml().unwrap();
+        assert!(toml.contains("[graph]"), "{toml}");
+        assert_eq!(Look::from_toml(&toml).unwrap(), look, "{toml}");
+        let json = look.to_json().unwrap();
+        assert_eq!(Look::from_json(&json).unwrap(), look, "{json}");
+        let e = Look::from_toml("version = 2\nseed = 1\n[graph]\nnoise = \"perlin\"").unwrap_err();
+        assert!(
+            e.contains("seed: a document with a [graph] has no stack keys"),
+            "{e}"
+        );
+        let e = Look::from_toml("version = 2\n[graph]\nop = \"abs\"").unwrap_err();
+        assert!(e.starts_with("graph: abs needs"), "{e}");
+    }
+
+    #[test]
     fn full_documents_round_trip_in_both_formats() {
         let look = Look {
             version: 2,
@@ -503,6 +584,7 @@ mod tests {
                 "seed = \"18446744073709551610\"\nfrequency = 0.1\n[fractal]\noctaves = 6",
             )
             .unwrap(),
+            graph: None,
             view: View {
                 size: Some([640, 480]),
                 origin: Some([-1.5, 0.1 + 0.2]),

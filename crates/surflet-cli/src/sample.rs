@@ -182,11 +182,11 @@ impl ValueEnum for Target {
 #[command(allow_negative_numbers = true)]
 pub struct SampleArgs {
     /// The noise to evaluate, or curl2/curl3 for curl noise; optional with
-    /// --config.
+    /// --config or --expr.
     #[arg(
         value_name = "NAME",
         hide_possible_values = true,
-        required_unless_present = "config"
+        required_unless_present_any = ["config", "expr"]
     )]
     pub name: Option<Target>,
 
@@ -413,6 +413,11 @@ impl Job {
         let mut resolved = args.stack.resolve(&base).map_err(usage)?;
         Ok(match curl {
             Some(dims) => {
+                if resolved.graph.is_some() {
+                    return Err(usage(format!(
+                        "{label} takes the curl of a stack's fractal; a graph has no curl form"
+                    )));
+                }
                 if resolved.stack.warp.is_some() {
                     return Err(usage(format!(
                         "{label} takes the curl of the stack's fractal, which has no place for \
@@ -536,9 +541,7 @@ impl Job {
                 gradient,
                 ..
             } => Ok(Evaluator::Stack {
-                field: Box::new(
-                    StackField::new(&resolved.stack, dims).map_err(|e| resolved.explain(&e))?,
-                ),
+                field: Box::new(StackField::resolved(resolved, dims)?),
                 f32: *f32,
                 gradient: *gradient,
             }),
@@ -559,6 +562,7 @@ impl Job {
             Job::Stack { resolved, .. } | Job::Curl { resolved, .. } => Some(Look {
                 version: crate::look::VERSION,
                 stack: resolved.stack.clone(),
+                graph: resolved.graph.clone(),
                 ..resolved.doc.clone().unwrap_or_default()
             }),
         }

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use surflet::{
-    CellularDistance, CellularReturn, Error, FractalDesc, FractalKind, NoiseKind, Stack, WarpDesc,
-    WarpKind,
+    CellularDistance, CellularReturn, Error, FractalDesc, FractalKind, Graph, NoiseKind, Stack,
+    WarpDesc, WarpKind,
 };
 
 use crate::imaging::output::{Staged, check_target};
@@ -38,6 +38,19 @@ pub struct StackArgs {
     /// FILE (TOML, or JSON if it ends in .json); --config FILE reproduces it.
     #[arg(long, value_name = "FILE")]
     pub save_config: Option<PathBuf>,
+
+    /// A noise graph in the expression language, instead of a stack
+    ///
+    /// For example 'select(fbm(simplex(seed=1), octaves=6),
+    /// ridged(perlin(seed=2)), control=perlin(seed=3, frequency=0.25),
+    /// falloff=0.1) * 0.8 + 0.1'. Noises, fractals and warps are functions
+    /// (simplex(seed=, frequency=, period=[...]), fbm(NOISE, octaves=...),
+    /// warp(...)); they combine with + - * /, min, max, abs, pow, clamp,
+    /// scale_bias, remap, terrace, curve, select, blend, translate, scale,
+    /// rotate, displace and distort. See the library's `graph` module docs.
+    /// Replaces every other stack flag.
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    pub expr: Option<String>,
 
     /// distance, for cellular noise: euclidean, euclidean-squared,
     /// manhattan, chebyshev or hybrid [default: euclidean].
@@ -249,6 +262,9 @@ pub struct Resolved {
     /// The config file as read, if there was one: its version and the
     /// tables beside the stack (`[view]`, `[pixels]`, `[animation]`).
     pub doc: Option<Look>,
+    /// A noise graph (from --expr or the config's `[graph]`), which
+    /// replaces the stack.
+    pub graph: Option<Graph>,
     config: Option<PathBuf>,
     set_by: Vec<(&'static str, &'static str)>,
 }
@@ -260,6 +276,7 @@ impl StackArgs {
         [
             (self.config.is_some(), "--config"),
             (self.save_config.is_some(), "--save-config"),
+            (self.expr.is_some(), "--expr"),
             (self.distance.is_some(), "--distance"),
             (self.ret.is_some(), "--return"),
             (self.jitter.is_some(), "--jitter"),
@@ -303,10 +320,43 @@ impl StackArgs {
             stack: doc
                 .as_ref()
                 .map_or_else(Stack::default, |d| d.stack.clone()),
+            graph: doc.as_ref().and_then(|d| d.graph.clone()),
             doc,
             config: self.config.clone(),
             set_by: Vec::new(),
         };
+        if let Some(text) = &self.expr {
+            r.graph = Some(Graph::parse(text).map_err(|e| format!("--expr: {e}"))?);
+        }
+        if r.graph.is_some() {
+            // A graph holds its own stacks: no stack flag has a place.
+            let base_flag = [
+                (base.noise.is_some(), base.noise.map_or("", |n| n.1)),
+                (base.seed.is_some(), "--seed"),
+                (base.frequency.is_some(), base.frequency.map_or("", |f| f.1)),
+                (base.period.is_some(), "--period"),
+            ]
+            .into_iter()
+            .find_map(|(given, flag)| given.then_some(flag));
+            let own = StackArgs {
+                config: None,
+                save_config: None,
+                expr: None,
+                ..self.clone()
+            }
+            .first_given();
+            if let Some(flag) = base_flag.or(own) {
+                let from = if self.expr.is_some() {
+                    "--expr"
+                } else {
+                    "the config's [graph]"
+                };
+                return Err(format!(
+                    "{flag} does not apply with {from}: a graph's stacks take their options as arguments, e.g. fbm(simplex(seed=1), octaves=6)"
+                ));
+            }
+            return Ok(r);
+        }
         let s = &mut r.stack;
         let set_by = &mut r.set_by;
         let mut note = |key: &'static str, flag: &'static str| set_by.push((key, flag));

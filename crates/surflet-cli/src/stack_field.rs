@@ -2,21 +2,22 @@
 //! library fixes it at compile time, the command line learns it from the
 //! input's columns or the image's slice.
 
-use surflet::{Curl, Error, Evaluator, FractalKind, Grid, Stack};
+use surflet::{Curl, Error, Field, Graph, GraphField, Grid, Stack};
 
 use crate::eval::Eval;
 
-/// A compiled noise stack in 1 to 4 dimensions.
+/// A compiled noise stack or graph in 1 to 4 dimensions. A stack is a
+/// graph of one node, which runs exactly as the stack.
 #[derive(Clone, Debug)]
 pub enum StackField {
     /// 1D.
-    D1(Evaluator<1>),
+    D1(GraphField<1>),
     /// 2D.
-    D2(Evaluator<2>),
+    D2(GraphField<2>),
     /// 3D.
-    D3(Evaluator<3>),
+    D3(GraphField<3>),
     /// 4D.
-    D4(Evaluator<4>),
+    D4(GraphField<4>),
 }
 
 /// Runs `$body` with `$e` bound to the evaluator, whatever its dimension.
@@ -35,11 +36,16 @@ impl StackField {
     /// Compiles `stack` in `dims` dimensions; the library's error names the
     /// key at fault.
     pub fn new(stack: &Stack, dims: usize) -> Result<StackField, Error> {
+        Self::graph(&Graph::stack(stack.clone()), dims)
+    }
+
+    /// Compiles `graph` in `dims` dimensions.
+    pub fn graph(graph: &Graph, dims: usize) -> Result<StackField, Error> {
         Ok(match dims {
-            1 => StackField::D1(stack.build()?),
-            2 => StackField::D2(stack.build()?),
-            3 => StackField::D3(stack.build()?),
-            4 => StackField::D4(stack.build()?),
+            1 => StackField::D1(graph.build()?),
+            2 => StackField::D2(graph.build()?),
+            3 => StackField::D3(graph.build()?),
+            4 => StackField::D4(graph.build()?),
             _ => {
                 return Err(Error::Parameter {
                     name: "dimension".into(),
@@ -49,28 +55,28 @@ impl StackField {
         })
     }
 
-    /// The documented interval of the values: `[-B, B]` with `B` the
-    /// fractal's bound (1 when normalised), narrowed to `[0, B]` for the
-    /// kinds that sum non-negative terms when no octave amplitude is
-    /// negative. A warp moves the points, not the values, so it changes
-    /// nothing here.
-    pub fn range(&self) -> (f64, f64) {
-        let (bound, p) = each_dim!(self, e => (e.fractal().bound(), *e.fractal().params()));
-        let non_negative = matches!(p.kind, FractalKind::Turbulence | FractalKind::Ridged)
-            && p.amplitude >= 0.0
-            && p.gain >= 0.0;
-        if non_negative {
-            (0.0, bound)
-        } else {
-            (-bound, bound)
+    /// The resolved stack or graph in `dims` dimensions, with messages that
+    /// say which flag or config key is at fault.
+    pub fn resolved(r: &crate::stack_args::Resolved, dims: usize) -> Result<StackField, String> {
+        match &r.graph {
+            Some(g) => Self::graph(g, dims).map_err(|e| e.to_string()),
+            None => Self::new(&r.stack, dims).map_err(|e| r.explain(&e)),
         }
+    }
+
+    /// The derived interval of the values: for a stack, `[-B, B]` with `B`
+    /// the fractal's bound (1 when normalised), narrowed to `[0, B]` for
+    /// ridged and turbulence; for a graph, by interval arithmetic through
+    /// its nodes. A warp moves the points, not the values.
+    pub fn range(&self) -> (f64, f64) {
+        each_dim!(self, e => e.range())
     }
 
     /// Evaluates at the first `D` numbers of `x`, in `f32` if asked (the
     /// numbers were then parsed as `f32`, so narrowing is exact), with the
     /// gradient if asked.
     pub fn eval(&self, x: &[f64], f32: bool, gradient: bool) -> Eval {
-        fn go<const D: usize>(e: &Evaluator<D>, x: &[f64], f32: bool, gradient: bool) -> Eval {
+        fn go<const D: usize>(e: &GraphField<D>, x: &[f64], f32: bool, gradient: bool) -> Eval {
             let p: [f64; D] = std::array::from_fn(|a| x[a]);
             let mut g = [0.0; crate::eval::MAX_DIMS];
             let value = match (f32, gradient) {
@@ -104,7 +110,7 @@ impl StackField {
         gradient: Option<[&mut [f64]; 4]>,
     ) -> Result<(), Error> {
         fn go<const D: usize>(
-            e: &Evaluator<D>,
+            e: &GraphField<D>,
             axes: [&[f64]; 4],
             out: &mut [f64],
             gradient: Option<[&mut [f64]; 4]>,
@@ -130,7 +136,7 @@ impl StackField {
     /// coords[1][i], ...)` to `out[i]`; only the first `D` lists are read.
     pub fn fill_points(&self, coords: [&[f64]; 4], out: &mut [f64]) -> Result<(), Error> {
         fn go<const D: usize>(
-            e: &Evaluator<D>,
+            e: &GraphField<D>,
             coords: [&[f64]; 4],
             out: &mut [f64],
         ) -> Result<(), Error> {

@@ -8,7 +8,8 @@
 
 use surflet::nd::{NdKind, NoiseNd};
 use surflet::{
-    Curl, Fractal, FractalKind, FractalParams, Grid, Noise, NoiseKind, Warp, WarpKind, WarpParams,
+    Curl, Field, Fractal, FractalKind, FractalParams, Grid, Noise, NoiseKind, Warp, WarpKind,
+    WarpParams,
 };
 
 fn main() -> Result<(), surflet::Error> {
@@ -40,6 +41,17 @@ fn main() -> Result<(), surflet::Error> {
         Curl::new(fbm).fill([&xs, &xs, &xs], [a, b, c])?;
         println!("{kind}: ok");
     }
+    // A graph at the depth limit, with the gradient: its node-by-node
+    // evaluation recurses once per node on the worker's stack.
+    let mut graph =
+        surflet::Graph::parse("displace(perlin(seed=1), by=[simplex(), value(), perlin()])")?;
+    for _ in 1..surflet::graph::MAX_DEPTH - 2 {
+        graph = graph.abs();
+    }
+    let field = graph.build::<3>()?;
+    let [a, b, c] = &mut g;
+    field.grid_gradient(&grid, &mut out, [a, b, c])?;
+    println!("graph of depth {}: ok", graph.depth());
     for kind in [NdKind::Value, NdKind::Perlin, NdKind::Simplex] {
         let c = &xs[..];
         NoiseNd::<8>::new(kind, 1).fill([c; 8], &mut out)?;

@@ -67,12 +67,12 @@ impl FractalKind {
             })
     }
 
-    /// Whether the formula uses [`FractalParams::offset`].
+    /// Whether the formula uses [`FractalParams::offset`](crate::FractalParams::offset).
     pub const fn uses_offset(self) -> bool {
         matches!(self, FractalKind::Ridged | FractalKind::Hybrid)
     }
 
-    /// Whether the formula uses [`FractalParams::weight`].
+    /// Whether the formula uses [`FractalParams::weight`](crate::FractalParams::weight).
     pub const fn uses_weight(self) -> bool {
         matches!(self, FractalKind::Ridged)
     }

@@ -77,8 +77,8 @@ mod batch;
 pub mod cellular;
 pub mod curl;
 mod error;
-mod float;
 mod field;
+mod float;
 pub mod fractal;
 mod fractal_kind;
 pub mod graph;
@@ -108,7 +108,7 @@ pub use noise::{MAX_PERIOD, Noise, NoiseKind, Sample};
 pub use simd::Isa;
 
 pub use curl::Curl;
-pub use graph::{Graph, GraphField};
 pub use fractal::{Fractal, FractalKind, FractalParams, MAX_OCTAVES, Octave};
+pub use graph::{Graph, GraphField};
 pub use stack::{Evaluator, FractalDesc, Stack, WarpDesc};
 pub use warp::{Warp, WarpKind, WarpParams};

@@ -124,8 +124,7 @@ impl Slice {
                         "the noise has {dims} dimensions; analyze takes 2 to 4"
                     ));
                 }
-                let field =
-                    StackField::new(&resolved.stack, dims).map_err(|e| resolved.explain(&e))?;
+                let field = StackField::resolved(&resolved, dims)?;
                 let frequency = resolved.stack.frequency;
                 let job = Job::Stack {
                     field: Box::new(field),

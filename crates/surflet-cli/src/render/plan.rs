@@ -254,6 +254,7 @@ impl Plan {
         let saved = Look {
             version: crate::look::VERSION,
             stack: r.stack.clone(),
+            graph: r.graph.clone(),
             view: View {
                 size: Some([width, height]),
                 origin: Some(origin),
@@ -704,6 +705,12 @@ fn stack_field(
     dims: usize,
     loop_period: Option<(usize, u32)>,
 ) -> Result<StackField, String> {
+    if let Some(g) = &r.graph {
+        if loop_period.is_some() {
+            return Err("a looping animation tiles its stack's time axis; a graph cannot be tiled (use a stack)".into());
+        }
+        return StackField::graph(g, dims).map_err(|e| e.to_string());
+    }
     let mut stack = r.stack.clone();
     let given = stack.period.clone().unwrap_or_default();
     if given.is_empty() && loop_period.is_none() {

@@ -10,6 +10,7 @@ mod cellular;
 mod cli_coherence;
 mod config_roundtrip;
 mod gallery;
+mod graph;
 mod render;
 mod sample;
 mod stack;

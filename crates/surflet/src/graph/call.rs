@@ -124,7 +124,14 @@ fn noise_fn(name: &str) -> Option<NoiseKind> {
         .find(|k| k.name().replace('-', "_") == name)
 }
 
-const NOISE_PARAMS: &[&str] = &["seed", "frequency", "period", "distance", "return", "jitter"];
+const NOISE_PARAMS: &[&str] = &[
+    "seed",
+    "frequency",
+    "period",
+    "distance",
+    "return",
+    "jitter",
+];
 const FRACTAL_PARAMS: &[&str] = &[
     "input",
     "octaves",
@@ -176,7 +183,11 @@ const COMBINATORS: &[(&str, &[&str], usize)] = &[
     ("scale", &["input", "by"], 1),
     ("rotate", &["input", "angle", "matrix"], 1),
     ("displace", &["input", "by"], 1),
-    ("distort", &["input", "power", "frequency", "roughness", "seed"], 1),
+    (
+        "distort",
+        &["input", "power", "frequency", "roughness", "seed"],
+        1,
+    ),
 ];
 
 /// Every function name, for "unknown function" messages.
@@ -222,7 +233,10 @@ impl<'a> Args<'a> {
         let params = params_of(name).ok_or_else(|| {
             bad(
                 at,
-                format!("unknown function `{name}` (expected one of: {})", function_names()),
+                format!(
+                    "unknown function `{name}` (expected one of: {})",
+                    function_names()
+                ),
             )
         })?;
         let mut bound: Vec<Option<&Item>> = vec![None; params.len()];
@@ -266,7 +280,11 @@ impl<'a> Args<'a> {
     }
 
     fn get(&self, p: &str) -> Option<&'a Item> {
-        let k = self.params.iter().position(|q| *q == p).expect("known parameter");
+        let k = self
+            .params
+            .iter()
+            .position(|q| *q == p)
+            .expect("known parameter");
         self.bound[k]
     }
 
@@ -338,7 +356,10 @@ fn number(i: &Item, f: &str, p: &str) -> Result<f64, Bad> {
     match &i.val {
         Val::Num(v, _) if v.is_finite() => Ok(*v),
         Val::Num(v, _) => Err(bad(&i.at, format!("{f}'s `{p}` must be finite, not {v}"))),
-        _ => Err(bad(&i.at, format!("{f}'s `{p}` is a number, not {}", i.what()))),
+        _ => Err(bad(
+            &i.at,
+            format!("{f}'s `{p}` is a number, not {}", i.what()),
+        )),
     }
 }
 
@@ -380,7 +401,10 @@ fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
         _ => {
             return Err(bad(
                 &item.at,
-                format!("expected a field (a call or a number), found {}", item.what()),
+                format!(
+                    "expected a field (a call or a number), found {}",
+                    item.what()
+                ),
             ));
         }
     };
@@ -402,7 +426,11 @@ fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
                 .find(|(k, _)| *k == key)
                 .map(|(_, at)| at)
                 .unwrap_or(at);
-            let msg = if key.is_empty() { msg } else { format!("{key}: {msg}") };
+            let msg = if key.is_empty() {
+                msg
+            } else {
+                format!("{key}: {msg}")
+            };
             return Err(bad(place, msg));
         }
         return Ok(Graph::stack(stack));
@@ -435,9 +463,14 @@ fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
         },
         "remap" => {
             let two = |p: &str| -> Result<[f64; 2], Bad> {
-                let v = a.numbers(p)?.ok_or_else(|| bad(at, format!("remap needs `{p}`")))?;
+                let v = a
+                    .numbers(p)?
+                    .ok_or_else(|| bad(at, format!("remap needs `{p}`")))?;
                 v.try_into().map_err(|_| {
-                    bad(a.need(p).map(|i| &i.at).unwrap_or(at), format!("remap's `{p}` is two numbers [lo, hi]"))
+                    bad(
+                        a.need(p).map(|i| &i.at).unwrap_or(at),
+                        format!("remap's `{p}` is two numbers [lo, hi]"),
+                    )
                 })
             };
             Graph::Remap {
@@ -454,7 +487,9 @@ fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
             smooth: a.flag("smooth")?.unwrap_or(false),
         },
         "curve" => {
-            let (list, _) = a.list("points")?.ok_or_else(|| bad(at, "curve needs `points`"))?;
+            let (list, _) = a
+                .list("points")?
+                .ok_or_else(|| bad(at, "curve needs `points`"))?;
             let mut points = Vec::with_capacity(list.len());
             for i in list {
                 let Val::List(xy) = &i.val else {
@@ -463,7 +498,10 @@ fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
                 if xy.len() != 2 {
                     return Err(bad(&i.at, "a curve point is a pair [x, y]"));
                 }
-                points.push([number(&xy[0], name, "points")?, number(&xy[1], name, "points")?]);
+                points.push([
+                    number(&xy[0], name, "points")?,
+                    number(&xy[1], name, "points")?,
+                ]);
             }
             Graph::Curve {
                 input: bx(f("input")?),
@@ -484,7 +522,9 @@ fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
         },
         "translate" | "scale" => {
             let by = match a.need("by")? {
-                i @ Item { val: Val::Num(..), .. } => vec![number(i, name, "by")?],
+                i @ Item {
+                    val: Val::Num(..), ..
+                } => vec![number(i, name, "by")?],
                 _ => a.numbers("by")?.unwrap_or_default(),
             };
             let input = bx(f("input")?);
@@ -503,7 +543,11 @@ fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
                         let Val::List(row) = &r.val else {
                             return Err(bad(&r.at, "a matrix is a list of rows [[...], ...]"));
                         };
-                        m.push(row.iter().map(|i| number(i, name, "matrix")).collect::<Result<_, _>>()?);
+                        m.push(
+                            row.iter()
+                                .map(|i| number(i, name, "matrix"))
+                                .collect::<Result<_, _>>()?,
+                        );
                     }
                     Rotation::Matrix(m)
                 }
@@ -515,7 +559,9 @@ fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
             }
         }
         "displace" => {
-            let (list, _) = a.list("by")?.ok_or_else(|| bad(at, "displace needs `by`"))?;
+            let (list, _) = a
+                .list("by")?
+                .ok_or_else(|| bad(at, "displace needs `by`"))?;
             let mut by = Vec::with_capacity(list.len());
             for i in list {
                 by.push(to_graph_at(i, depth + 1)?);
@@ -543,13 +589,22 @@ fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
 /// `keys` collects where each stack key came from.
 fn leaf(item: &Item, keys: &mut Vec<(String, At)>, depth: usize) -> Result<Stack, Bad> {
     if depth > MAX_DEPTH {
-        return Err(bad(&item.at, format!("the graph is deeper than {MAX_DEPTH} nodes")));
+        return Err(bad(
+            &item.at,
+            format!("the graph is deeper than {MAX_DEPTH} nodes"),
+        ));
     }
     if let Val::Stack(s) = &item.val {
         return Ok((**s).clone());
     }
     let Val::Call(call) = &item.val else {
-        return Err(bad(&item.at, format!("expected a noise such as simplex(...), found {}", item.what())));
+        return Err(bad(
+            &item.at,
+            format!(
+                "expected a noise such as simplex(...), found {}",
+                item.what()
+            ),
+        ));
     };
     let at = &item.at;
     let name = call.name.as_str();
@@ -565,7 +620,10 @@ fn leaf(item: &Item, keys: &mut Vec<(String, At)>, depth: usize) -> Result<Stack
         }
         let word = |p: &str| a.word(p);
         let distance = word("distance")?
-            .map(|(w, at)| CellularDistance::from_name(&w.replace('_', "-")).map_err(|e| bad(at, e.to_string())))
+            .map(|(w, at)| {
+                CellularDistance::from_name(&w.replace('_', "-"))
+                    .map_err(|e| bad(at, e.to_string()))
+            })
             .transpose()?;
         let ret = word("return")?
             .map(|(w, at)| CellularReturn::from_name(w).map_err(|e| bad(at, e.to_string())))
@@ -595,8 +653,19 @@ fn leaf(item: &Item, keys: &mut Vec<(String, At)>, depth: usize) -> Result<Stack
     }
     let input = a.need("input")?;
     let mut stack = leaf(input, keys, depth + 1)?;
-    let fractal_of = |kind: FractalKind, amp: &str, prefix: &str, keys: &mut Vec<(String, At)>| -> Result<FractalDesc, Bad> {
-        for p in ["octaves", "lacunarity", "gain", "normalize", "offset", "weight"] {
+    let fractal_of = |kind: FractalKind,
+                      amp: &str,
+                      prefix: &str,
+                      keys: &mut Vec<(String, At)>|
+     -> Result<FractalDesc, Bad> {
+        for p in [
+            "octaves",
+            "lacunarity",
+            "gain",
+            "normalize",
+            "offset",
+            "weight",
+        ] {
             if let Some(i) = a.get(p) {
                 keys.push((format!("{prefix}{p}"), i.at.clone()));
             }
@@ -620,7 +689,9 @@ fn leaf(item: &Item, keys: &mut Vec<(String, At)>, depth: usize) -> Result<Stack
         if stack.fractal.is_some() || stack.warp.is_some() {
             return Err(bad(
                 &input.at,
-                format!("{name}'s input must be a noise such as simplex(...), without a fractal or warp of its own"),
+                format!(
+                    "{name}'s input must be a noise such as simplex(...), without a fractal or warp of its own"
+                ),
             ));
         }
         stack.fractal = Some(fractal_of(kind, "amplitude", "fractal.", keys)?);
@@ -628,17 +699,34 @@ fn leaf(item: &Item, keys: &mut Vec<(String, At)>, depth: usize) -> Result<Stack
     }
     // warp
     if stack.warp.is_some() {
-        return Err(bad(&input.at, "a stack has one warp: warp's input cannot be warped"));
+        return Err(bad(
+            &input.at,
+            "a stack has one warp: warp's input cannot be warped",
+        ));
     }
-    let fractal_given = ["fractal", "octaves", "lacunarity", "gain", "fractal_amplitude", "normalize", "offset", "weight"]
-        .iter()
-        .any(|p| a.get(p).is_some());
+    let fractal_given = [
+        "fractal",
+        "octaves",
+        "lacunarity",
+        "gain",
+        "fractal_amplitude",
+        "normalize",
+        "offset",
+        "weight",
+    ]
+    .iter()
+    .any(|p| a.get(p).is_some());
     let fractal = if fractal_given {
         let kind = match a.word("fractal")? {
             None => FractalKind::Fbm,
             Some((w, at)) => FractalKind::from_name(w).map_err(|e| bad(at, e.to_string()))?,
         };
-        Some(fractal_of(kind, "fractal_amplitude", "warp.fractal.", keys)?)
+        Some(fractal_of(
+            kind,
+            "fractal_amplitude",
+            "warp.fractal.",
+            keys,
+        )?)
     } else {
         None
     };
@@ -654,7 +742,9 @@ fn leaf(item: &Item, keys: &mut Vec<(String, At)>, depth: usize) -> Result<Stack
         },
         noise: a
             .word("noise")?
-            .map(|(w, at)| NoiseKind::from_name(&w.replace('_', "-")).map_err(|e| bad(at, e.to_string())))
+            .map(|(w, at)| {
+                NoiseKind::from_name(&w.replace('_', "-")).map_err(|e| bad(at, e.to_string()))
+            })
             .transpose()?,
         seed: a.whole("seed")?,
         frequency: a.num("frequency")?,
@@ -732,7 +822,11 @@ pub(crate) fn from_graph(g: &Graph) -> Result<Item, Error> {
                 // Positional only while the parameters are in order.
                 let in_order = params.get(k) == Some(&p);
                 Arg::new(
-                    if k < positional && in_order { None } else { Some(p.to_string()) },
+                    if k < positional && in_order {
+                        None
+                    } else {
+                        Some(p.to_string())
+                    },
                     item,
                 )
             })
@@ -753,20 +847,35 @@ pub(crate) fn from_graph(g: &Graph) -> Result<Item, Error> {
         Graph::Div(a, b) => bin("div", a, b)?,
         Graph::Min(a, b) => bin("min", a, b)?,
         Graph::Max(a, b) => bin("max", a, b)?,
-        Graph::Pow { input, exponent } => call("pow", vec![("input", f(input)?), ("exponent", Item::num(*exponent))]),
+        Graph::Pow { input, exponent } => call(
+            "pow",
+            vec![("input", f(input)?), ("exponent", Item::num(*exponent))],
+        ),
         Graph::Clamp { input, min, max } => call(
             "clamp",
-            vec![("input", f(input)?), ("min", Item::num(*min)), ("max", Item::num(*max))],
+            vec![
+                ("input", f(input)?),
+                ("min", Item::num(*min)),
+                ("max", Item::num(*max)),
+            ],
         ),
         Graph::ScaleBias { input, scale, bias } => call(
             "scale_bias",
-            vec![("input", f(input)?), ("scale", Item::num(*scale)), ("bias", Item::num(*bias))],
+            vec![
+                ("input", f(input)?),
+                ("scale", Item::num(*scale)),
+                ("bias", Item::num(*bias)),
+            ],
         ),
         Graph::Remap { input, from, to } => call(
             "remap",
             vec![("input", f(input)?), ("from", nums(from)), ("to", nums(to))],
         ),
-        Graph::Terrace { input, points, smooth } => {
+        Graph::Terrace {
+            input,
+            points,
+            smooth,
+        } => {
             let mut args = vec![("input", f(input)?), ("points", nums(points))];
             if *smooth {
                 args.push(("smooth", Item::word("true")));
@@ -777,10 +886,19 @@ pub(crate) fn from_graph(g: &Graph) -> Result<Item, Error> {
             "curve",
             vec![
                 ("input", f(input)?),
-                ("points", Item::list(points.iter().map(|p| nums(p)).collect())),
+                (
+                    "points",
+                    Item::list(points.iter().map(|p| nums(p)).collect()),
+                ),
             ],
         ),
-        Graph::Select { a, b, control, threshold, falloff } => call(
+        Graph::Select {
+            a,
+            b,
+            control,
+            threshold,
+            falloff,
+        } => call(
             "select",
             vec![
                 ("a", f(a)?),
@@ -790,8 +908,13 @@ pub(crate) fn from_graph(g: &Graph) -> Result<Item, Error> {
                 ("falloff", Item::num(*falloff)),
             ],
         ),
-        Graph::Blend { a, b, control } => call("blend", vec![("a", f(a)?), ("b", f(b)?), ("control", f(control)?)]),
-        Graph::Translate { input, by } => call("translate", vec![("input", f(input)?), ("by", nums(by))]),
+        Graph::Blend { a, b, control } => call(
+            "blend",
+            vec![("a", f(a)?), ("b", f(b)?), ("control", f(control)?)],
+        ),
+        Graph::Translate { input, by } => {
+            call("translate", vec![("input", f(input)?), ("by", nums(by))])
+        }
         Graph::Scale { input, by } => call("scale", vec![("input", f(input)?), ("by", nums(by))]),
         Graph::Rotate { input, by } => {
             let arg = match by {
@@ -804,10 +927,19 @@ pub(crate) fn from_graph(g: &Graph) -> Result<Item, Error> {
             "displace",
             vec![
                 ("input", f(input)?),
-                ("by", Item::list(by.iter().map(f).collect::<Result<_, _>>()?)),
+                (
+                    "by",
+                    Item::list(by.iter().map(f).collect::<Result<_, _>>()?),
+                ),
             ],
         ),
-        Graph::Distort { input, power, frequency, roughness, seed } => call(
+        Graph::Distort {
+            input,
+            power,
+            frequency,
+            roughness,
+            seed,
+        } => call(
             "distort",
             vec![
                 ("input", f(input)?),
@@ -840,7 +972,10 @@ pub(crate) fn stack_item(s: &Stack) -> Item {
         args.push(named("frequency", Item::num(s.frequency)));
     }
     if let Some(p) = &s.period {
-        args.push(named("period", Item::list(p.iter().map(|&v| int(u64::from(v))).collect())));
+        args.push(named(
+            "period",
+            Item::list(p.iter().map(|&v| int(u64::from(v))).collect()),
+        ));
     }
     if let Some(d) = s.distance {
         args.push(named("distance", Item::word(d.name())));
@@ -867,7 +1002,10 @@ pub(crate) fn stack_item(s: &Stack) -> Item {
             args.push(named(amp, Item::num(f.amplitude)));
         }
         if f.normalize != d.normalize {
-            args.push(named("normalize", Item::word(if f.normalize { "true" } else { "false" })));
+            args.push(named(
+                "normalize",
+                Item::word(if f.normalize { "true" } else { "false" }),
+            ));
         }
         if let Some(o) = f.offset {
             args.push(named("offset", Item::num(o)));

@@ -358,14 +358,13 @@ pub(crate) fn expression_error(text: &str, b: Bad) -> Error {
     let line_end = text[start..].find('\n').map_or(text.len(), |k| start + k);
     let line = &text[line_start..line_end];
     let column = text[line_start..start].chars().count() + 1;
-    let width = text[start..end.max(start).min(line_end)].chars().count().max(1);
+    let width = text[start..end.max(start).min(line_end)]
+        .chars()
+        .count()
+        .max(1);
     Error::Expression {
         column,
         message: b.msg,
-        snippet: format!(
-            "{line}\n{}{}",
-            " ".repeat(column - 1),
-            "^".repeat(width)
-        ),
+        snippet: format!("{line}\n{}{}", " ".repeat(column - 1), "^".repeat(width)),
     }
 }

@@ -54,7 +54,10 @@ fn bad(path: &str, msg: impl Into<String>) -> Bad {
 /// A config value as a description item; `path` is its key.
 fn item(v: &Value, path: &str, depth: usize) -> Result<Item, Bad> {
     if depth > MAX_NESTING {
-        return Err(bad(path, format!("tables nested deeper than {MAX_NESTING}")));
+        return Err(bad(
+            path,
+            format!("tables nested deeper than {MAX_NESTING}"),
+        ));
     }
     let at = At::Key(path.to_string());
     let val = match v {
@@ -71,12 +74,19 @@ fn item(v: &Value, path: &str, depth: usize) -> Result<Item, Bad> {
         Value::Object(m) => match m.get("op") {
             None => {
                 if m.is_empty() {
-                    return Err(bad(path, "an empty table is not a node (write a stack or an `op`)"));
+                    return Err(bad(
+                        path,
+                        "an empty table is not a node (write a stack or an `op`)",
+                    ));
                 }
                 let stack: Stack = serde_path_to_error::deserialize(Value::Object(m.clone()))
                     .map_err(|e| {
                         let k = e.path().to_string();
-                        let k = if k == "." { path.to_string() } else { key(path, &k) };
+                        let k = if k == "." {
+                            path.to_string()
+                        } else {
+                            key(path, &k)
+                        };
                         bad(&k, e.into_inner().to_string())
                     })?;
                 Val::Stack(Box::new(stack))
@@ -85,7 +95,10 @@ fn item(v: &Value, path: &str, depth: usize) -> Result<Item, Bad> {
                 let mut args = Vec::new();
                 for (k, v) in m {
                     if k != "op" {
-                        args.push(Arg::new(Some(k.clone()), item(v, &key(path, k), depth + 1)?));
+                        args.push(Arg::new(
+                            Some(k.clone()),
+                            item(v, &key(path, k), depth + 1)?,
+                        ));
                     }
                 }
                 Val::Call(Call {
@@ -112,10 +125,12 @@ fn value(i: &Item) -> Result<Value, Error> {
                     Value::from(u)
                 }
             } else {
-                serde_json::Number::from_f64(*v).map(Value::Number).ok_or_else(|| Error::Config {
-                    key: String::new(),
-                    message: format!("{v} has no TOML or JSON form"),
-                })?
+                serde_json::Number::from_f64(*v)
+                    .map(Value::Number)
+                    .ok_or_else(|| Error::Config {
+                        key: String::new(),
+                        message: format!("{v} has no TOML or JSON form"),
+                    })?
             }
         }
         Val::Word(w) => match w.as_str() {
@@ -253,7 +268,10 @@ fn restack(g: &Graph, i: &mut Item) {
     let params = super::call::params_for(&c.name);
     let mut k = 0;
     for (idx, a) in c.args.iter_mut().enumerate() {
-        let pname = a.name.clone().unwrap_or_else(|| params.get(idx).copied().unwrap_or("").to_string());
+        let pname = a
+            .name
+            .clone()
+            .unwrap_or_else(|| params.get(idx).copied().unwrap_or("").to_string());
         match pname.as_str() {
             "a" | "b" | "input" | "control" => {
                 if let Some(child) = children.get(k) {

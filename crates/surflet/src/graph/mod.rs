@@ -287,9 +287,7 @@ impl Custom {
         self.dims
     }
     pub(crate) fn field<const D: usize>(&self) -> Option<Arc<dyn DynField<D>>> {
-        self.field
-            .downcast_ref::<Arc<dyn DynField<D>>>()
-            .cloned()
+        self.field.downcast_ref::<Arc<dyn DynField<D>>>().cloned()
     }
 }
 

@@ -272,7 +272,11 @@ impl Map {
                     return (x, x);
                 }
                 let Some(k) = segment(xs, x) else {
-                    let end = if x < c(xs[0]) { ys[0] } else { ys[ys.len() - 1] };
+                    let end = if x < c(xs[0]) {
+                        ys[0]
+                    } else {
+                        ys[ys.len() - 1]
+                    };
                     return (c(end), F::ZERO);
                 };
                 let (x0, x1) = (c(xs[k]), c(xs[k + 1]));
@@ -365,7 +369,10 @@ impl Map {
 /// Builds a node, checking its parameters; `path` names it in errors.
 fn compile<const D: usize>(g: &Graph, path: &str, depth: usize) -> Result<Node<D>, Error> {
     if depth > MAX_DEPTH {
-        return Err(bad(path, format!("the graph is deeper than {MAX_DEPTH} nodes")));
+        return Err(bad(
+            path,
+            format!("the graph is deeper than {MAX_DEPTH} nodes"),
+        ));
     }
     let sub = |g: &Graph, name: &str| -> Result<Box<Node<D>>, Error> {
         Ok(Box::new(compile(g, &format!("{path}.{name}"), depth + 1)?))
@@ -506,7 +513,11 @@ fn compile<const D: usize>(g: &Graph, path: &str, depth: usize) -> Result<Node<D
                 return Err(bad(path, "from's two values must differ"));
             }
             let k = (to[1] - to[0]) / (from[1] - from[0]);
-            map(Map::Remap(from[0], finite(path, "the slope", k)?, to[0]), input, "input")?
+            map(
+                Map::Remap(from[0], finite(path, "the slope", k)?, to[0]),
+                input,
+                "input",
+            )?
         }
         Graph::Terrace {
             input,
@@ -609,7 +620,10 @@ fn compile<const D: usize>(g: &Graph, path: &str, depth: usize) -> Result<Node<D
                 Rotation::Angle(t) => {
                     let t = finite(path, "angle", *t)?;
                     if D < 2 {
-                        return Err(bad(path, "an angle turns the xy plane: it needs 2+ dimensions"));
+                        return Err(bad(
+                            path,
+                            "an angle turns the xy plane: it needs 2+ dimensions",
+                        ));
                     }
                     let (s, c) = (sin(t), cos(t));
                     let mut m = [[0.0; D]; D];
@@ -677,7 +691,13 @@ fn compile<const D: usize>(g: &Graph, path: &str, depth: usize) -> Result<Node<D
 
 /// `distort`'s displacement fields: one Perlin fBm per axis, seeds
 /// `seed + axis`, times `power`.
-pub(super) fn distortion(power: f64, frequency: f64, roughness: u32, seed: u64, dims: usize) -> Vec<Graph> {
+pub(super) fn distortion(
+    power: f64,
+    frequency: f64,
+    roughness: u32,
+    seed: u64,
+    dims: usize,
+) -> Vec<Graph> {
     (0..dims)
         .map(|a| {
             Graph::stack(Stack {
@@ -734,7 +754,10 @@ struct Buf<F, const D: usize> {
 }
 
 /// `∇ₚ = Jᵀ ∇_q`, summed in axis order as the stacks' warps do.
-fn pull_back<F: Float, const D: usize>(gq: [Vec<F>; D], jac: Option<&[[Vec<F>; D]; D]>) -> [Vec<F>; D] {
+fn pull_back<F: Float, const D: usize>(
+    gq: [Vec<F>; D],
+    jac: Option<&[[Vec<F>; D]; D]>,
+) -> [Vec<F>; D] {
     let Some(j) = jac else { return gq };
     let n = gq[0].len();
     core::array::from_fn(|b| {
@@ -755,7 +778,13 @@ fn zeros<F: Float, const D: usize>(n: usize) -> [Vec<F>; D] {
 }
 
 impl<const D: usize> Node<D> {
-    fn eval<F: Float>(&self, isa: Isa, f: &Frame<'_, F, D>, n: usize, grad: bool) -> Result<Buf<F, D>, Error> {
+    fn eval<F: Float>(
+        &self,
+        isa: Isa,
+        f: &Frame<'_, F, D>,
+        n: usize,
+        grad: bool,
+    ) -> Result<Buf<F, D>, Error> {
         let c = F::from_f64;
         Ok(match &self.op {
             Op::Leaf(e) => {
@@ -828,7 +857,11 @@ impl<const D: usize> Node<D> {
                         Bin::Mul => (p * q, q, p),
                         Bin::Div => (p / q, F::ONE / q, -p / (q * q)),
                         Bin::Min | Bin::Max => {
-                            let first = if matches!(b, Bin::Min) { p <= q } else { p >= q };
+                            let first = if matches!(b, Bin::Min) {
+                                p <= q
+                            } else {
+                                p >= q
+                            };
                             let second = if matches!(b, Bin::Min) { q < p } else { q > p };
                             if first {
                                 (p, F::ONE, F::ZERO)
@@ -900,7 +933,8 @@ impl<const D: usize> Node<D> {
                         x.v[i] = p + diff * s;
                         if let (Some(gx), Some(gy), Some(gk)) = (&mut x.g, &y.g, &k.g) {
                             for a in 0..D {
-                                gx[a][i] = gx[a][i] + (gy[a][i] - gx[a][i]) * s + diff * ds * gk[a][i];
+                                gx[a][i] =
+                                    gx[a][i] + (gy[a][i] - gx[a][i]) * s + diff * ds * gk[a][i];
                             }
                         }
                     }
@@ -919,7 +953,8 @@ impl<const D: usize> Node<D> {
                     x.v[i] = p + diff * t;
                     if let (Some(gx), Some(gy), Some(gk)) = (&mut x.g, &y.g, &k.g) {
                         for a in 0..D {
-                            gx[a][i] = gx[a][i] + (gy[a][i] - gx[a][i]) * t + diff * half * gk[a][i];
+                            gx[a][i] =
+                                gx[a][i] + (gy[a][i] - gx[a][i]) * t + diff * half * gk[a][i];
                         }
                     }
                 }
@@ -1061,7 +1096,10 @@ impl<const D: usize> GraphField<D> {
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<(), Error> {
         let n = out.len();
-        let frame = Frame { q: coords, jac: None };
+        let frame = Frame {
+            q: coords,
+            jac: None,
+        };
         let buf = self.root.eval(isa, &frame, n, gradient.is_some())?;
         out.copy_from_slice(&buf.v);
         if let (Some(g), Some(bg)) = (gradient, buf.g) {
@@ -1109,7 +1147,12 @@ impl<const D: usize> Field<D> for GraphField<D> {
     fn get<F: Float>(&self, p: [F; D]) -> F {
         let mut v = [F::ZERO];
         let coords: [[F; 1]; D] = core::array::from_fn(|a| [p[a]]);
-        match self.block(Isa::Scalar, core::array::from_fn(|a| &coords[a][..]), &mut v, None) {
+        match self.block(
+            Isa::Scalar,
+            core::array::from_fn(|a| &coords[a][..]),
+            &mut v,
+            None,
+        ) {
             Ok(()) => v[0],
             Err(_) => F::NAN,
         }
@@ -1138,7 +1181,12 @@ impl<const D: usize> Field<D> for GraphField<D> {
         }
         run_blocks(out, gradient, |start, out, g| {
             let len = out.len();
-            self.block(isa, core::array::from_fn(|a| &coords[a][start..start + len]), out, g)
+            self.block(
+                isa,
+                core::array::from_fn(|a| &coords[a][start..start + len]),
+                out,
+                g,
+            )
         })
     }
 

@@ -28,7 +28,8 @@ fn positional(c: &super::call::Call) -> bool {
 
 fn is_ident(w: &str) -> bool {
     let mut ch = w.chars();
-    ch.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    ch.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && ch.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
