@@ -1,6 +1,9 @@
 //! What the graph examples share: writing an RGB picture as PNG, a colour
 //! ramp, and the output path (the first argument, or a default name).
 
+// Each example is its own crate and uses only part of this.
+#![allow(dead_code)]
+
 use std::fs::File;
 use std::io::BufWriter;
 
