@@ -308,8 +308,19 @@ fn boxed(g: Graph) -> Box<Graph> {
 }
 
 macro_rules! binary {
-    ($($name:ident $variant:ident $doc:literal;)*) => {$(
+    ($($name:ident $variant:ident $doc:literal $op:literal;)*) => {$(
         #[doc = $doc]
+        #[doc = ""]
+        #[doc = "```"]
+        #[doc = "use surflet::prelude::*;"]
+        #[doc = "let (a, b) = (Graph::parse(\"perlin(seed=1)\")?, Graph::parse(\"simplex(seed=2)\")?);"]
+        #[doc = "let (fa, fb) = (a.clone().build::<2>()?, b.clone().build::<2>()?);"]
+        #[doc = concat!("let g = a.", stringify!($name), "(b).build::<2>()?;")]
+        #[doc = "let p = [0.3f64, 0.8];"]
+        #[doc = "let (x, y) = (fa.get(p), fb.get(p));"]
+        #[doc = concat!("assert_eq!(g.get(p), ", $op, ");")]
+        #[doc = "# Ok::<(), surflet::Error>(())"]
+        #[doc = "```"]
         #[allow(clippy::should_implement_trait)]
         pub fn $name(self, other: impl Into<Graph>) -> Graph {
             Graph::$variant(boxed(self), boxed(other.into()))
@@ -355,26 +366,61 @@ impl Graph {
     }
 
     binary! {
-        add Add "`self + other`.";
-        sub Sub "`self - other`.";
-        mul Mul "`self * other`.";
-        div Div "`self / other` (see [`Graph::Div`]).";
-        min Min "`min(self, other)`.";
-        max Max "`max(self, other)`.";
+        add Add "`self + other`." "x + y";
+        sub Sub "`self - other`." "x - y";
+        mul Mul "`self * other`." "x * y";
+        div Div "`self / other` (see [`Graph::Div`])." "x / y";
+        min Min "`min(self, other)`; on a tie, `self`." "x.min(y)";
+        max Max "`max(self, other)`; on a tie, `self`." "x.max(y)";
     }
 
     /// `-self`.
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let g = n.neg().build::<2>()?;
+    /// assert_eq!(g.get(p), -f.get(p));
+    /// assert_eq!(g.sample(p).gradient, f.sample(p).gradient.map(|d| -d));
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     #[allow(clippy::should_implement_trait)]
     pub fn neg(self) -> Graph {
         Graph::Neg(boxed(self))
     }
 
-    /// `abs(self)`.
+    /// `abs(self)`; the gradient at 0 is 0.
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let g = n.abs().build::<2>()?;
+    /// assert_eq!(g.get(p), f.get(p).abs());
+    /// assert_eq!(g.range().0, 0.0);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn abs(self) -> Graph {
         Graph::Abs(boxed(self))
     }
 
-    /// `pow(self, exponent)`.
+    /// `pow(self, exponent)` (see [`Graph::Pow`]).
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let cube = n.clone().pow(3.0).build::<2>()?;
+    /// let v = f.get(p);
+    /// assert_eq!(cube.get(p), v * v * v);
+    /// // A fractional power of a field that can be negative is refused.
+    /// assert!(n.pow(0.5).build::<2>().is_err());
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn pow(self, exponent: f64) -> Graph {
         Graph::Pow {
             input: boxed(self),
@@ -383,6 +429,17 @@ impl Graph {
     }
 
     /// `clamp(self, min, max)`.
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let g = n.clamp(-0.1, 0.1).build::<2>()?;
+    /// assert_eq!(g.get(p), f.get(p).clamp(-0.1, 0.1));
+    /// assert!(g.range().1 < 0.1001);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn clamp(self, min: f64, max: f64) -> Graph {
         Graph::Clamp {
             input: boxed(self),
@@ -391,7 +448,19 @@ impl Graph {
         }
     }
 
-    /// `scale_bias(self, scale, bias)`.
+    /// `scale_bias(self, scale, bias)`: `self · scale + bias`.
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let g = n.scale_bias(0.5, 0.5).build::<2>()?;
+    /// assert_eq!(g.get(p), f.get(p) * 0.5 + 0.5);
+    /// let (lo, hi) = g.range();
+    /// assert!(lo.abs() < 1e-6 && (hi - 1.0).abs() < 1e-6);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn scale_bias(self, scale: f64, bias: f64) -> Graph {
         Graph::ScaleBias {
             input: boxed(self),
@@ -401,6 +470,16 @@ impl Graph {
     }
 
     /// `remap(self, from, to)`.
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let g = n.remap([-1.0, 1.0], [0.0, 255.0]).build::<2>()?;
+    /// assert_eq!(g.get(p), (f.get(p) + 1.0) * 127.5);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn remap(self, from: [f64; 2], to: [f64; 2]) -> Graph {
         Graph::Remap {
             input: boxed(self),
@@ -409,7 +488,20 @@ impl Graph {
         }
     }
 
-    /// `terrace(self, points, smooth)`.
+    /// `terrace(self, points, smooth)` (see [`Graph::Terrace`]).
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let g = n.terrace(&[-1.0, 0.0, 1.0], false).build::<2>()?;
+    /// let v = f.get(p);
+    /// let (a, b) = if v < 0.0 { (-1.0, 0.0) } else { (0.0, 1.0) };
+    /// let t = (v - a) / (b - a);
+    /// assert_eq!(g.get(p), a + (b - a) * (t * t));
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn terrace(self, points: &[f64], smooth: bool) -> Graph {
         Graph::Terrace {
             input: boxed(self),
@@ -418,7 +510,24 @@ impl Graph {
         }
     }
 
-    /// `curve(self, points)`.
+    /// `curve(self, points)`: the monotone cubic through them (see [`Graph::Curve`]).
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let points = [[-1.0, 0.0], [0.0, 0.1], [1.0, 1.0]];
+    /// let g = n.curve(&points).build::<2>()?;
+    /// // Monotone: no overshoot, so the values stay in the points' hull.
+    /// let (lo, hi) = g.range();
+    /// assert!(lo > -1e-6 && hi < 1.0 + 1e-6);
+    /// assert!((0.0..=1.0).contains(&g.get(p)));
+    /// // It passes through its points.
+    /// let at_zero = Graph::Const(0.0).curve(&points).build::<2>()?;
+    /// assert_eq!(at_zero.get(p), 0.1);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn curve(self, points: &[[f64; 2]]) -> Graph {
         Graph::Curve {
             input: boxed(self),
@@ -427,7 +536,21 @@ impl Graph {
     }
 
     /// `select(self, b, control, threshold, falloff)`: `self` below the
-    /// threshold, `b` above.
+    /// threshold, `b` above (see [`Graph::Select`]).
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let b = Graph::Const(5.0);
+    /// let c = Graph::parse("value(seed=3)")?;
+    /// let cf = c.clone().build::<2>()?;
+    /// let g = n.select(b, c, 0.0, 0.0).build::<2>()?;
+    /// let want = if cf.get(p) < 0.0 { f.get(p) } else { 5.0 };
+    /// assert_eq!(g.get(p), want);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn select(self, b: Graph, control: Graph, threshold: f64, falloff: f64) -> Graph {
         Graph::Select {
             a: boxed(self),
@@ -438,7 +561,18 @@ impl Graph {
         }
     }
 
-    /// `blend(self, b, control)`.
+    /// `blend(self, b, control)`: `self` at control −1, `b` at +1.
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let g = n.blend(Graph::Const(1.0), Graph::Const(0.0)).build::<2>()?;
+    /// // Control 0 is halfway.
+    /// assert_eq!(g.get(p), f.get(p) + (1.0 - f.get(p)) * 0.5);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn blend(self, b: Graph, control: Graph) -> Graph {
         Graph::Blend {
             a: boxed(self),
@@ -447,7 +581,17 @@ impl Graph {
         }
     }
 
-    /// `translate(self, by)`.
+    /// `translate(self, by)`: `self` at `p + by`.
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let g = n.translate(&[10.0, -2.0]).build::<2>()?;
+    /// assert_eq!(g.get(p), f.get([p[0] + 10.0, p[1] - 2.0]));
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn translate(self, by: &[f64]) -> Graph {
         Graph::Translate {
             input: boxed(self),
@@ -455,7 +599,19 @@ impl Graph {
         }
     }
 
-    /// `scale(self, by)`.
+    /// `scale(self, by)`: `self` at `p · by` (one factor, or one per axis).
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let g = n.scale(&[4.0]).build::<2>()?;
+    /// assert_eq!(g.get(p), f.get([p[0] * 4.0, p[1] * 4.0]));
+    /// // The gradient follows the chain rule.
+    /// assert_eq!(g.sample(p).gradient[0], f.sample([p[0] * 4.0, p[1] * 4.0]).gradient[0] * 4.0);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn scale(self, by: &[f64]) -> Graph {
         Graph::Scale {
             input: boxed(self),
@@ -464,6 +620,18 @@ impl Graph {
     }
 
     /// `rotate(self, angle)`: a turn in the xy plane, in radians.
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let g = n.rotate(core::f64::consts::FRAC_PI_2).build::<2>()?;
+    /// // A quarter turn: (x, y) is sampled at (x·cos − y·sin, x·sin + y·cos).
+    /// let (c, s) = (core::f64::consts::FRAC_PI_2.cos(), 1.0);
+    /// assert_eq!(g.get(p), f.get([c * p[0] + -s * p[1], s * p[0] + c * p[1]]));
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn rotate(self, angle: f64) -> Graph {
         Graph::Rotate {
             input: boxed(self),
@@ -472,6 +640,16 @@ impl Graph {
     }
 
     /// `displace(self, by)`: one displacement field per axis.
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let g = n.displace(vec![Graph::Const(0.5), Graph::Const(-1.0)]).build::<2>()?;
+    /// assert_eq!(g.get(p), f.get([p[0] + 0.5, p[1] + -1.0]));
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn displace(self, by: Vec<Graph>) -> Graph {
         Graph::Displace {
             input: boxed(self),
@@ -479,7 +657,19 @@ impl Graph {
         }
     }
 
-    /// `distort(self, power, frequency, roughness, seed)`.
+    /// `distort(self, power, frequency, roughness, seed)` (see [`Graph::Distort`]).
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let g = n.distort(0.25, 2.0, 3, 7).build::<2>()?;
+    /// // It moves points by at most `power` per axis, so values stay in range.
+    /// assert_eq!(g.range(), f.range());
+    /// assert!(g.get(p).abs() <= 1.0);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     pub fn distort(self, power: f64, frequency: f64, roughness: u32, seed: u64) -> Graph {
         Graph::Distort {
             input: boxed(self),
