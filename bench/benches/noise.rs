@@ -173,6 +173,7 @@ use libnoise::Generator as _;
 use noise::NoiseFn;
 use quick_noise::simd::{SimdSliceIterExt, dispatch_simd};
 use quick_noise::{BatchGenerator, BatchNoise, Fbm, GridGenerator};
+use surflet::Field as _;
 use surflet::{
     Bounds, Cellular, CellularDistance, CellularReturn, Float, Fractal, FractalKind, FractalParams,
     Grid, Isa, Noise, NoiseKind,

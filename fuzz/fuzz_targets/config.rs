@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use surflet::Stack;
+use surflet::{Field, Stack};
 
 fn check(stack: Stack) {
     let toml = stack

@@ -26,49 +26,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use rayon::prelude::*;
-use surflet::{Bounds, Error, Evaluator, Float, Grid, Isa, NoiseKind};
-
-/// A field in `D` dimensions that fills point lists and grids: the two
-/// library types the module wraps share these calls but no trait.
-trait Field<const D: usize>: Sync {
-    fn fill_on<F: Float>(
-        &self,
-        coords: [&[F]; D],
-        out: &mut [F],
-        gradient: Option<[&mut [F]; D]>,
-    ) -> Result<(), Error>;
-    fn grid_on<F: Float>(
-        &self,
-        grid: &Grid<F, D>,
-        out: &mut [F],
-        gradient: Option<[&mut [F]; D]>,
-    ) -> Result<Bounds<F>, Error>;
-}
-
-macro_rules! impl_field {
-    ($ty:ty) => {
-        impl<const D: usize> Field<D> for $ty {
-            fn fill_on<F: Float>(
-                &self,
-                coords: [&[F]; D],
-                out: &mut [F],
-                gradient: Option<[&mut [F]; D]>,
-            ) -> Result<(), Error> {
-                <$ty>::fill_on(self, Isa::detect(), coords, out, gradient)
-            }
-            fn grid_on<F: Float>(
-                &self,
-                grid: &Grid<F, D>,
-                out: &mut [F],
-                gradient: Option<[&mut [F]; D]>,
-            ) -> Result<Bounds<F>, Error> {
-                <$ty>::grid_on(self, Isa::detect(), grid, out, gradient)
-            }
-        }
-    };
-}
-impl_field!(surflet::Noise<D>);
-impl_field!(Evaluator<D>);
+use surflet::{Evaluator, Field, Float, Grid, Isa, NoiseKind};
 
 /// Something that compiles to a [`Field`] in any dimension from 1 to 4.
 trait Desc: Sync {
@@ -500,11 +458,11 @@ fn sample_typed<F: Float + Element, const D: usize, T: Desc>(
             match &mut grad {
                 Some(g) => {
                     let parts = pick::<F, D>(split4(&mut gaxes));
-                    field.fill_on(c, values.slice(), Some(parts))?;
+                    field.fill_on(Isa::detect(), c, values.slice(), Some(parts))?;
                     interleave(&gaxes, g.slice());
                     Ok(())
                 }
-                None => field.fill_on(c, values.slice(), None),
+                None => field.fill_on(Isa::detect(), c, values.slice(), None),
             }
         })
     });
@@ -665,11 +623,13 @@ fn grid_typed<F: Float + Element, const D: usize, T: Desc>(
         run_in(pool, || match &mut grad {
             Some(gbuf) => {
                 let parts = pick::<F, D>(split4(&mut gaxes));
-                field.grid_on(&g, values.slice(), Some(parts))?;
+                field.grid_on(Isa::detect(), &g, values.slice(), Some(parts))?;
                 interleave(&gaxes, gbuf.slice());
                 Ok(())
             }
-            None => field.grid_on(&g, values.slice(), None).map(|_| ()),
+            None => field
+                .grid_on(Isa::detect(), &g, values.slice(), None)
+                .map(|_| ()),
         })
     });
     result.map_err(value_error)?;

@@ -263,47 +263,79 @@ pub(crate) fn grid_by_points<F: Float, const D: usize>(
     Ok(bounds_of(out))
 }
 
-macro_rules! field_impl {
+/// The [`Field`] impl of a type that wraps a compiled program in a field
+/// named `program`: every call runs the program's one per-lane evaluator,
+/// so all of them give the same bits.
+macro_rules! program_field {
     ($ty:ident, $range:expr) => {
-        impl<const D: usize> Field<D> for crate::$ty<D> {
+        impl<const D: usize> $crate::Field<D> for $crate::$ty<D> {
             #[inline]
-            fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
-                crate::$ty::sample(self, p)
+            fn sample<F: $crate::Float>(&self, p: [F; D]) -> $crate::Sample<F, D> {
+                self.program.sample(p)
             }
             fn range(&self) -> (f64, f64) {
-                let f: fn(&crate::$ty<D>) -> (f64, f64) = $range;
+                let f: fn(&$crate::$ty<D>) -> (f64, f64) = $range;
                 f(self)
             }
             #[inline]
-            fn get<F: Float>(&self, p: [F; D]) -> F {
-                crate::$ty::get(self, p)
+            fn get<F: $crate::Float>(&self, p: [F; D]) -> F {
+                self.program.get(p)
             }
-            fn fill_on<F: Float>(
+            fn fill_on<F: $crate::Float>(
                 &self,
-                isa: Isa,
+                isa: $crate::Isa,
                 coords: [&[F]; D],
                 out: &mut [F],
                 gradient: Option<[&mut [F]; D]>,
-            ) -> Result<(), Error> {
-                crate::$ty::fill_on(self, isa, coords, out, gradient)
+            ) -> Result<(), $crate::Error> {
+                self.program.fill_on(isa, coords, out, gradient)
             }
-            fn grid_on<F: Float>(
+            fn grid_on<F: $crate::Float>(
                 &self,
-                isa: Isa,
-                grid: &Grid<F, D>,
+                isa: $crate::Isa,
+                grid: &$crate::Grid<F, D>,
                 out: &mut [F],
                 gradient: Option<[&mut [F]; D]>,
-            ) -> Result<Bounds<F>, Error> {
-                crate::$ty::grid_on(self, isa, grid, out, gradient)
+            ) -> Result<$crate::Bounds<F>, $crate::Error> {
+                self.program.grid_on(isa, grid, out, gradient)
             }
         }
     };
 }
+pub(crate) use program_field;
 
-field_impl!(Noise, |_| (-1.0, 1.0));
-field_impl!(Fractal, |f| f.range());
-field_impl!(Warp, |w| w.field().range());
-field_impl!(Evaluator, |e| e.range());
+impl<const D: usize> Field<D> for crate::Noise<D> {
+    #[inline]
+    fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
+        crate::Noise::sample(self, p)
+    }
+    /// Every family noise is exactly normalised to `[-1, 1]`.
+    fn range(&self) -> (f64, f64) {
+        (-1.0, 1.0)
+    }
+    #[inline]
+    fn get<F: Float>(&self, p: [F; D]) -> F {
+        crate::Noise::get(self, p)
+    }
+    fn fill_on<F: Float>(
+        &self,
+        isa: Isa,
+        coords: [&[F]; D],
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<(), Error> {
+        crate::Noise::fill_on(self, isa, coords, out, gradient)
+    }
+    fn grid_on<F: Float>(
+        &self,
+        isa: Isa,
+        grid: &Grid<F, D>,
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<Bounds<F>, Error> {
+        crate::Noise::grid_on(self, isa, grid, out, gradient)
+    }
+}
 
 /// The object-safe form of [`Field`], one method per precision, that
 /// graphs hold user fields by ([`Graph::custom`](crate::graph::Graph::custom)).

@@ -125,7 +125,7 @@ use crate::prelude_internal::*;
 use crate::error::Error;
 pub use crate::fractal_kind::FractalKind;
 use crate::noise::{MAX_PERIOD, Noise};
-use crate::program::{LayerSpec, OctaveSpec, Program, field_methods};
+use crate::program::{LayerSpec, OctaveSpec, Program};
 use crate::seed::{octave_offset, octave_seed};
 
 /// The most octaves a fractal may have.
@@ -274,6 +274,7 @@ pub struct Octave<const D: usize> {
 /// tiling.
 ///
 /// ```
+/// use surflet::Field; // the trait with get, sample, fill and grid
 /// use surflet::{Fractal, FractalKind, FractalParams, Noise, NoiseKind};
 /// let base = Noise::<2>::new(NoiseKind::Simplex, 42);
 /// let fbm = Fractal::new(base, FractalParams::new(FractalKind::Fbm))?;
@@ -486,4 +487,4 @@ impl<const D: usize> Fractal<D> {
     }
 }
 
-field_methods!(Fractal);
+crate::field::program_field!(Fractal, |f| f.range());

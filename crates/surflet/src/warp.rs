@@ -45,7 +45,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Error;
 use crate::fractal::{Fractal, FractalKind, FractalParams};
 use crate::noise::Noise;
-use crate::program::{LayerSpec, Program, field_methods};
+use crate::program::{LayerSpec, Program};
 use crate::seed::{WARP_SALT, derive};
 
 /// How the warp displacements are applied.
@@ -134,6 +134,7 @@ impl WarpParams {
 /// bits. See the [module documentation](crate::warp) for the formulas.
 ///
 /// ```
+/// use surflet::Field; // the trait with get, sample, fill and grid
 /// use surflet::{Fractal, FractalKind, FractalParams, Noise, NoiseKind, Warp, WarpKind, WarpParams};
 /// let field = Fractal::new(Noise::<2>::new(NoiseKind::Perlin, 1), FractalParams::new(FractalKind::Fbm))?;
 /// let mut params = WarpParams::new(WarpKind::Single);
@@ -279,4 +280,4 @@ impl<const D: usize> Warp<D> {
     }
 }
 
-field_methods!(Warp);
+crate::field::program_field!(Warp, |w| w.field().range());

@@ -6,7 +6,7 @@
 //! every run.
 
 use rayon::prelude::*;
-use surflet::{Curl, Fractal, FractalKind, FractalParams, Noise, NoiseKind};
+use surflet::{Curl, Field, Fractal, FractalKind, FractalParams, Noise, NoiseKind};
 
 use super::raster::Image;
 

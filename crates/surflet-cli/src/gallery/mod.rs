@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use surflet::reference::{noise1234, simplexnoise1234};
-use surflet::{Fractal, FractalKind, FractalParams, Noise, NoiseKind};
+use surflet::{Field, Fractal, FractalKind, FractalParams, Noise, NoiseKind};
 
 use crate::CliError;
 use crate::imaging::color::Ramp;

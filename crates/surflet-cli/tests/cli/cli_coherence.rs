@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
+use surflet::Field;
 
 use crate::common::*;
 use surflet::Stack;

@@ -5,6 +5,7 @@
 
 use std::fs;
 use std::path::Path;
+use surflet::Field;
 
 use crate::common::*;
 use surflet::{

@@ -6,7 +6,7 @@ use super::{Stack, at, rekey};
 use crate::error::Error;
 use crate::fractal::Fractal;
 use crate::noise::{Noise, NoiseKind};
-use crate::program::{Program, field_methods};
+use crate::program::Program;
 use crate::warp::Warp;
 
 impl Stack {
@@ -74,6 +74,7 @@ fn to_array<const D: usize>(p: &[u32], key: &str) -> Result<[u32; D], Error> {
 /// bits.
 ///
 /// ```
+/// use surflet::Field; // the trait with get, sample, fill and grid
 /// use surflet::Stack;
 /// let field = Stack::from_json_str(r#"{ "noise": "value", "warp": { "amplitude": 0.5 } }"#)?.build::<3>()?;
 /// let s = field.sample([0.5f32, 1.5, 2.5]);
@@ -116,4 +117,4 @@ impl<const D: usize> Evaluator<D> {
     }
 }
 
-field_methods!(Evaluator);
+crate::field::program_field!(Evaluator, |e| e.range());

@@ -70,6 +70,7 @@ pub use build::Evaluator;
 /// A noise stack: noise, seed, frequency, optional period, fractal and warp.
 ///
 /// ```
+/// use surflet::Field; // the trait with get, sample, fill and grid
 /// use surflet::Stack;
 /// let stack = Stack::from_toml_str(r#"
 ///     noise = "perlin"

@@ -9,6 +9,7 @@
 //! library's own runtime detection then reports AVX-512 missing and the error
 //! path runs for real.
 
+use surflet::Field;
 use surflet::{
     Curl, Error, Fractal, FractalDesc, FractalKind, FractalParams, Isa, Noise, NoiseKind, Stack,
     WarpDesc,

@@ -7,6 +7,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
+use surflet::Field;
 use surflet::{
     Cellular, CellularDistance, CellularReturn, Float, Fractal, FractalKind, FractalParams, Grid,
     Isa, Noise, NoiseKind, Warp, WarpKind, WarpParams,

@@ -13,6 +13,7 @@
 //! estimate at both steps and could not be skipped this way.
 
 use crate::fractal_common::{moved, points};
+use surflet::Field;
 use surflet::{Curl, Fractal, FractalKind, FractalParams, Noise, NoiseKind};
 
 const H: f64 = 1e-6;

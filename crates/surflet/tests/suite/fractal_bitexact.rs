@@ -6,8 +6,8 @@
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use surflet::{
-    Curl, Float, Fractal, FractalDesc, FractalKind, FractalParams, Isa, Noise, NoiseKind, Sample,
-    Stack, Warp, WarpDesc, WarpKind, WarpParams,
+    Curl, Field, Float, Fractal, FractalDesc, FractalKind, FractalParams, Isa, Noise, NoiseKind,
+    Sample, Stack, Warp, WarpDesc, WarpKind, WarpParams,
 };
 
 const N: usize = 333; // not a multiple of any lane count: the padded tail is covered
@@ -47,44 +47,6 @@ fn points<F: Float>(rng: &mut SmallRng, n: usize) -> Vec<F> {
 fn same<F: Float>(a: F, b: F) -> bool {
     (a.is_nan() && b.is_nan()) || a.to_f64().to_bits() == b.to_f64().to_bits()
 }
-
-/// The batch entry points of a scalar field type.
-trait Field<const D: usize> {
-    fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D>;
-    fn get<F: Float>(&self, p: [F; D]) -> F;
-    fn fill_on<F: Float>(
-        &self,
-        isa: Isa,
-        coords: [&[F]; D],
-        out: &mut [F],
-        gradient: Option<[&mut [F]; D]>,
-    ) -> Result<(), surflet::Error>;
-}
-
-macro_rules! field {
-    ($t:ty) => {
-        impl<const D: usize> Field<D> for $t {
-            fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
-                <$t>::sample(self, p)
-            }
-            fn get<F: Float>(&self, p: [F; D]) -> F {
-                <$t>::get(self, p)
-            }
-            fn fill_on<F: Float>(
-                &self,
-                isa: Isa,
-                coords: [&[F]; D],
-                out: &mut [F],
-                gradient: Option<[&mut [F]; D]>,
-            ) -> Result<(), surflet::Error> {
-                <$t>::fill_on(self, isa, coords, out, gradient)
-            }
-        }
-    };
-}
-field!(Fractal<D>);
-field!(Warp<D>);
-field!(surflet::Evaluator<D>);
 
 fn check<F: Float, const D: usize>(what: &str, field: &impl Field<D>, seed: u64) {
     let mut rng = SmallRng::seed_from_u64(seed);

@@ -3,6 +3,7 @@
 //! frequency (1e300 at the 32nd octave of lacunarity 3 is far past f64's
 //! range); NaN or ±∞ gives NaN. Batches agree with single points.
 
+use surflet::Field;
 use surflet::{
     Curl, Float, Fractal, FractalKind, FractalParams, Isa, Noise, NoiseKind, Warp, WarpKind,
     WarpParams,

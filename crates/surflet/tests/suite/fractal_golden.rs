@@ -3,6 +3,7 @@
 //! silently. The derivations are also recomputed here from their documented
 //! formulas.
 
+use surflet::Field;
 use surflet::{
     Curl, Fractal, FractalKind, FractalParams, Noise, NoiseKind, Warp, WarpKind, WarpParams,
 };

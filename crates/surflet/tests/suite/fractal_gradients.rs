@@ -9,6 +9,7 @@
 //! differs between p − h and p + h along an axis.
 
 use crate::fractal_common::{Tally, central, moved, points, reference, smooth_kinds};
+use surflet::Field;
 use surflet::{Fractal, FractalKind, FractalParams, Noise, NoiseKind};
 
 const H: f64 = 1e-6;

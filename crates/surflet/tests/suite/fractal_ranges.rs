@@ -6,6 +6,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
+use surflet::Field;
 use surflet::{Float, Fractal, FractalKind, FractalParams, Noise, NoiseKind};
 
 const POINTS: usize = 1_000_000;

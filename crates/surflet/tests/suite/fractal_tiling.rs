@@ -6,6 +6,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
+use surflet::Field;
 use surflet::{
     Error, Float, Fractal, FractalDesc, FractalKind, FractalParams, Noise, NoiseKind, Stack,
     WarpDesc, WarpKind,

@@ -3,69 +3,19 @@
 //! fractal, warp and stack, every dimension and precision, on odd sizes,
 //! negative and large origins and steps that are not powers of two.
 
+// surflet's own `Field` trait is the grid entry point of every field type.
 use surflet::{
-    Bounds, Error, Float, Fractal, FractalDesc, FractalKind, FractalParams, Grid, Isa, Noise,
-    NoiseKind, Sample, Stack, Warp, WarpDesc, WarpKind, WarpParams,
+    Bounds, Error, Field, Float, Fractal, FractalDesc, FractalKind, FractalParams, Grid, Isa,
+    Noise, NoiseKind, Sample, Stack, Warp, WarpDesc, WarpKind, WarpParams,
 };
 
 fn same<F: Float>(a: F, b: F) -> bool {
     (a.is_nan() && b.is_nan()) || a.to_f64().to_bits() == b.to_f64().to_bits()
 }
 
-/// The grid entry points of every field type.
-trait GridField<const D: usize>: Sync {
-    fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D>;
-    fn grid_on<F: Float>(
-        &self,
-        isa: Isa,
-        grid: &Grid<F, D>,
-        out: &mut [F],
-        gradient: Option<[&mut [F]; D]>,
-    ) -> Result<Bounds<F>, Error>;
-    fn fill_on<F: Float>(
-        &self,
-        isa: Isa,
-        coords: [&[F]; D],
-        out: &mut [F],
-        gradient: Option<[&mut [F]; D]>,
-    ) -> Result<(), Error>;
-}
-
-macro_rules! grid_field {
-    ($t:ty) => {
-        impl<const D: usize> GridField<D> for $t {
-            fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
-                <$t>::sample(self, p)
-            }
-            fn grid_on<F: Float>(
-                &self,
-                isa: Isa,
-                grid: &Grid<F, D>,
-                out: &mut [F],
-                gradient: Option<[&mut [F]; D]>,
-            ) -> Result<Bounds<F>, Error> {
-                <$t>::grid_on(self, isa, grid, out, gradient)
-            }
-            fn fill_on<F: Float>(
-                &self,
-                isa: Isa,
-                coords: [&[F]; D],
-                out: &mut [F],
-                gradient: Option<[&mut [F]; D]>,
-            ) -> Result<(), Error> {
-                <$t>::fill_on(self, isa, coords, out, gradient)
-            }
-        }
-    };
-}
-grid_field!(Noise<D>);
-grid_field!(Fractal<D>);
-grid_field!(Warp<D>);
-grid_field!(surflet::Evaluator<D>);
-
 /// Runs a grid call, returning values, gradient and bounds.
 fn run<F: Float, const D: usize>(
-    field: &impl GridField<D>,
+    field: &impl Field<D>,
     isa: Isa,
     grid: &Grid<F, D>,
     gradient: bool,
@@ -96,7 +46,7 @@ fn expected_bounds<F: Float>(values: &[F]) -> (f64, f64) {
     (lo, hi)
 }
 
-fn check<F: Float, const D: usize>(what: &str, field: &impl GridField<D>, grid: &Grid<F, D>) {
+fn check<F: Float, const D: usize>(what: &str, field: &impl Field<D>, grid: &Grid<F, D>) {
     let singles: Vec<Sample<F, D>> = (0..grid.len())
         .map(|i| field.sample(grid.point(i)))
         .collect();
@@ -267,7 +217,7 @@ fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
         .install(f)
 }
 
-fn parallel<F: Float, const D: usize>(field: &impl GridField<D>, grid: &Grid<F, D>) {
+fn parallel<F: Float, const D: usize>(field: &impl Field<D>, grid: &Grid<F, D>) {
     let one = on_threads(1, || run(field, Isa::detect(), grid, true));
     for threads in [2, 3] {
         let many = on_threads(threads, || run(field, Isa::detect(), grid, true));

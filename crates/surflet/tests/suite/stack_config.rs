@@ -5,6 +5,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
+use surflet::Field;
 use surflet::{
     Error, Fractal, FractalDesc, FractalKind, FractalParams, Noise, NoiseKind, Stack, Warp,
     WarpDesc, WarpKind, WarpParams,

@@ -9,6 +9,7 @@
 //! point, lies inside the finite-difference stencil.
 
 use crate::fractal_common::{Tally, central, moved, points, reference, smooth_kinds};
+use surflet::Field;
 use surflet::{Fractal, FractalKind, FractalParams, Noise, NoiseKind, Warp, WarpKind, WarpParams};
 
 const H: f64 = 1e-6;
