@@ -15,6 +15,7 @@ mod look;
 mod names;
 mod render;
 mod sample;
+mod sampled;
 mod stack_args;
 mod stack_field;
 mod units;

@@ -4,7 +4,7 @@
 
 use surflet::{Curl, Error, Field, Graph, GraphField, Grid, Stack};
 
-use crate::eval::Eval;
+use crate::sampled::{Eval, MAX_DIMS};
 
 /// A compiled noise stack or graph in 1 to 4 dimensions. A stack is a
 /// graph of one node, which runs exactly as the stack.
@@ -78,7 +78,7 @@ impl StackField {
     pub fn eval(&self, x: &[f64], f32: bool, gradient: bool) -> Eval {
         fn go<const D: usize>(e: &GraphField<D>, x: &[f64], f32: bool, gradient: bool) -> Eval {
             let p: [f64; D] = std::array::from_fn(|a| x[a]);
-            let mut g = [0.0; crate::eval::MAX_DIMS];
+            let mut g = [0.0; MAX_DIMS];
             let value = match (f32, gradient) {
                 (false, false) => e.get(p),
                 (true, false) => f64::from(e.get(p.map(|v| v as f32))),
@@ -180,7 +180,7 @@ impl CurlField {
     pub fn eval(&self, x: &[f64], f32: bool) -> Eval {
         fn go<const D: usize>(c: &Curl<D>, x: &[f64], f32: bool) -> Eval {
             let p: [f64; D] = std::array::from_fn(|a| x[a]);
-            let mut g = [0.0; crate::eval::MAX_DIMS];
+            let mut g = [0.0; MAX_DIMS];
             if f32 {
                 for (o, v) in g.iter_mut().zip(c.get(p.map(|v| v as f32))) {
                     *o = f64::from(v);

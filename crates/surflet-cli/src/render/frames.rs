@@ -52,7 +52,9 @@ fn render_frame(
                 resize(g, n)?;
             }
             let [g0, g1, g2, g3] = &mut gradient;
-            field.fill_grid(axes, &mut values, Some([g0, g1, g2, g3]))?;
+            field
+                .fill_grid(axes, &mut values, Some([g0, g1, g2, g3]))
+                .map_err(|e| e.to_string())?;
             // Chain rule: pixel-space slope = noise-space slope times the
             // noise distance between neighbouring pixels.
             band.par_chunks_mut(2 * width)
@@ -65,7 +67,9 @@ fn render_frame(
                     }
                 });
         } else {
-            field.fill_grid(axes, band, None)?;
+            field
+                .fill_grid(axes, band, None)
+                .map_err(|e| e.to_string())?;
         }
         progress.inc(rows as u64);
     }

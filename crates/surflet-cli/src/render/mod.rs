@@ -7,7 +7,6 @@
 //! ([`frames`]) → rename into place ([`crate::imaging::output`]).
 
 mod args;
-mod field;
 mod frames;
 mod guard;
 pub mod help;

@@ -12,7 +12,6 @@ use std::path::PathBuf;
 use surflet::MAX_PERIOD;
 
 use super::args::{Mode, RenderArgs, TimeAxis};
-use super::field::Field;
 use crate::imaging::color::{Mapping, NormalEncoder, NormalFormat, Ramp};
 use crate::imaging::encode::{Format, Timing};
 use crate::look::{Animation, Look, PixelSpec, RangeSpec, View};
@@ -65,7 +64,7 @@ pub(super) struct Plan {
     pub format: Format,
     pub width: u32,
     pub height: u32,
-    pub field: Box<dyn Field>,
+    pub field: Box<StackField>,
     pub x: Axis,
     pub y: Axis,
     /// z and w of frame 0 (unused beyond the field's dimension).
