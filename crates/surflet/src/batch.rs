@@ -13,6 +13,7 @@
 use crate::error::Error;
 use crate::float::Float;
 use crate::prelude_internal::*;
+use crate::simd::Element;
 use crate::simd::{Isa, Op, Simd};
 
 /// Something evaluated per lane with up to five outputs (a value and four

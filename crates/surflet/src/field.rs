@@ -3,7 +3,7 @@
 //! generic code and [graphs](crate::graph) can take any of them.
 
 use crate::error::Error;
-use crate::float::Float;
+use crate::float::{DynField, Float};
 use crate::grid::{Bounds, Grid};
 use crate::noise::Sample;
 use crate::prelude_internal::*;
@@ -335,27 +335,6 @@ impl<const D: usize> Field<D> for crate::Noise<D> {
     ) -> Result<Bounds<F>, Error> {
         crate::Noise::grid_on(self, isa, grid, out, gradient)
     }
-}
-
-/// The object-safe form of [`Field`], one method per precision, that
-/// graphs hold user fields by ([`Graph::custom`](crate::graph::Graph::custom)).
-#[doc(hidden)]
-pub trait DynField<const D: usize>: Send + Sync {
-    fn range_dyn(&self) -> (f64, f64);
-    fn fill_f32(
-        &self,
-        isa: Isa,
-        coords: [&[f32]; D],
-        out: &mut [f32],
-        gradient: Option<[&mut [f32]; D]>,
-    ) -> Result<(), Error>;
-    fn fill_f64(
-        &self,
-        isa: Isa,
-        coords: [&[f64]; D],
-        out: &mut [f64],
-        gradient: Option<[&mut [f64]; D]>,
-    ) -> Result<(), Error>;
 }
 
 impl<T: Field<D>, const D: usize> DynField<D> for T {

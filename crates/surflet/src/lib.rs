@@ -102,7 +102,7 @@ struct ReadmeDoctests;
 pub use cellular::{Cellular, CellularDistance, CellularReturn};
 pub use error::Error;
 pub use field::Field;
-pub use float::Float;
+pub use float::{Element, Float};
 pub use grid::{Bounds, Grid};
 pub use noise::{MAX_PERIOD, Noise, NoiseKind, Sample};
 pub use simd::Isa;

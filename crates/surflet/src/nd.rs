@@ -51,6 +51,7 @@ use crate::float::Float;
 use crate::kernel::nd::{self as k, MAX_D};
 use crate::noise::{Sample, batch_outs};
 use crate::prelude_internal::*;
+use crate::simd::Element;
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};
 

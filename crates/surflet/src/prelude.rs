@@ -17,7 +17,7 @@ pub use crate::cellular::{Cellular, CellularDistance, CellularReturn};
 pub use crate::curl::Curl;
 pub use crate::error::Error;
 pub use crate::field::Field;
-pub use crate::float::Float;
+pub use crate::float::{Element, Float};
 pub use crate::fractal::{Fractal, FractalKind, FractalParams};
 pub use crate::graph::{Graph, GraphField};
 pub use crate::grid::{Bounds, Grid};

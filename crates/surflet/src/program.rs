@@ -29,6 +29,7 @@ use crate::kernel::hypercube::RowCache;
 use crate::noise::batch_outs;
 use crate::noise::{Noise, Sample};
 use crate::prelude_internal::*;
+use crate::simd::Element;
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};
 
@@ -321,7 +322,6 @@ fn octave_overflow<S: Simd, const D: usize>(
     freq: S::F,
     offset: [S::F; 4],
 ) {
-    use crate::float::Float;
     let max = s.splat(S::E::MAX);
     let mut ok = s.le(s.abs(xi[0]), max);
     for v in &xi[1..] {

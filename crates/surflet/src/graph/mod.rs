@@ -65,7 +65,8 @@ use crate::prelude_internal::*;
 use alloc::sync::Arc;
 
 use crate::error::Error;
-use crate::field::{DynField, Field};
+use crate::field::Field;
+use crate::float::DynField;
 use crate::stack::Stack;
 
 mod call;

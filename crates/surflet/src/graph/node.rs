@@ -9,7 +9,8 @@ use alloc::sync::Arc;
 
 use super::{Graph, MAX_DEPTH, Rotation};
 use crate::error::Error;
-use crate::field::{DynField, Field, run_blocks};
+use crate::field::{Field, run_blocks};
+use crate::float::DynField;
 use crate::float::Float;
 use crate::fractal::FractalKind;
 use crate::grid::{Bounds, Grid};

@@ -7,7 +7,7 @@
 //! `lerp(u, ∇lo, ∇hi)` plus `u'(t) (hi − lo)` along the blended axis.
 
 use super::{Field, MARGIN, PRIMES, fade, lattice_value, lowbias32, poison, split, split_periodic};
-use crate::float::Float;
+use crate::simd::Element;
 use crate::simd::Simd;
 use crate::simd::scalar::Scalar;
 

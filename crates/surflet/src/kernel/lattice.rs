@@ -3,7 +3,7 @@
 
 #[cfg(not(feature = "std"))]
 use crate::prelude_internal::*;
-use crate::simd::Simd;
+use crate::simd::{Element, Simd};
 
 /// Splits `x` into its cell (an integer-valued float) and its exact in-cell
 /// fraction in `[0, 1)`.
@@ -54,7 +54,6 @@ pub(crate) fn skew_split<S: Simd, const D: usize>(
     ints: &mut [S::F; D],
     c: f64,
 ) -> (S::F, S::F) {
-    use crate::float::Float;
     let mut k = cell_sum(s, ints);
     // NaN lanes (NaN input, or ∞ − ∞ from an overflow) fail the comparison
     // and so take the careful path too.
@@ -115,12 +114,11 @@ fn cell_sum<S: Simd, const D: usize>(s: S, ints: &[S::F; D]) -> S::F {
 /// speed only, never results, whatever the lane grouping.
 #[inline(always)]
 pub(crate) fn mul_split<S: Simd>(s: S, k: S::F, c: f64) -> (S::F, S::F) {
-    use crate::float::Float;
     // S = 12, c_hi with 12 bits (f32); S = 26, c_hi with 27 bits (f64): every
     // product below then fits the significand for |k| < 2^24 / 2^44.
     let split = (S::E::PRECISION / 2) as i32;
     let hi_bits = S::E::PRECISION as i32 - split;
-    let e = Float::floor(c.log2()) as i32;
+    let e = Element::floor(c.log2()) as i32;
     let scale = 2f64.powi(hi_bits - 1 - e);
     let c_hi = (c * scale).round() / scale;
     let c_lo = c - c_hi;

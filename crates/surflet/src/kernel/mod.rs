@@ -29,6 +29,7 @@ pub(crate) mod opensimplex;
 pub(crate) mod select;
 pub(crate) mod simplex;
 
+use crate::simd::Element;
 use crate::simd::Simd;
 
 pub(crate) use gradients::*;
@@ -60,7 +61,6 @@ pub(crate) struct Field<S: Simd> {
 impl<S: Simd> Field<S> {
     #[inline(always)]
     pub(crate) fn new(s: S, key: u32, period: [u32; 4]) -> Self {
-        use crate::float::Float;
         let zu = s.u_splat(0);
         let one = s.splat(S::E::ONE);
         let mut f = Field {

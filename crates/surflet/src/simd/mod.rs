@@ -13,11 +13,12 @@
 //! suite checks. `min`/`max` have the x86 semantics (`a < b ? a : b`) on every
 //! backend, including how NaN falls through.
 
+mod element;
 pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
-use crate::float::Float;
+pub use element::Element;
 
 /// A vector of lanes of one precision, plus the matching `u32` lanes and masks.
 ///
@@ -25,7 +26,7 @@ use crate::float::Float;
 /// tokens are only created after runtime detection.
 pub trait Simd: Copy + Send + Sync + 'static {
     /// Element type.
-    type E: Float;
+    type E: Element;
     /// Float lanes.
     type F: Copy;
     /// `u32` lanes (same count as the float lanes).

@@ -1,21 +1,21 @@
 //! The one-lane backend: plain `f32`/`f64` and `u32`. It is the reference the
 //! SIMD backends must match bit for bit, and what single-point calls use.
 
+use super::Element;
 use super::Simd;
-use crate::float::Float;
 use core::marker::PhantomData;
 
 /// One lane of `E`.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Scalar<E>(PhantomData<E>);
 
-impl<E: Float> Scalar<E> {
+impl<E: Element> Scalar<E> {
     pub(crate) const fn new() -> Self {
         Scalar(PhantomData)
     }
 }
 
-impl<E: Float> Simd for Scalar<E> {
+impl<E: Element> Simd for Scalar<E> {
     type E = E;
     type F = E;
     type U = u32;
@@ -25,7 +25,7 @@ impl<E: Float> Simd for Scalar<E> {
     #[inline(always)]
     fn outline<C: super::Call<Self>>(self, c: C) -> C::Output {
         #[inline(never)]
-        fn go<E: Float, C: super::Call<Scalar<E>>>(s: Scalar<E>, c: C) -> C::Output {
+        fn go<E: Element, C: super::Call<Scalar<E>>>(s: Scalar<E>, c: C) -> C::Output {
             c.call(s)
         }
         go(self, c)

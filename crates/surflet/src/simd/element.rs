@@ -1,0 +1,145 @@
+//! The element types of the lanes, `f32` and `f64`: the IEEE arithmetic
+//! and conversions the kernels use. The public [`Float`](crate::Float)
+//! builds on this trait and adds the precision dispatch, so that the lane
+//! layer does not depend on anything above it.
+
+use core::fmt::{Debug, Display};
+use core::ops::{Add, Div, Mul, Neg, Sub};
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// The arithmetic of an element type: constants, conversions and the few
+/// scalar functions whose results every backend must match bit for bit.
+/// Implemented by `f32` and `f64` only (sealed); every [`Float`](crate::Float)
+/// has these methods.
+pub trait Element:
+    sealed::Sealed
+    + Copy
+    + Default
+    + Debug
+    + Display
+    + PartialEq
+    + PartialOrd
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+{
+    /// Zero.
+    const ZERO: Self;
+    /// One.
+    const ONE: Self;
+    /// Not a number.
+    const NAN: Self;
+    /// +∞.
+    const INFINITY: Self;
+    /// −∞.
+    const NEG_INFINITY: Self;
+    /// The largest finite value.
+    const MAX: Self;
+    /// Bits of precision in the significand, counting the implicit bit
+    /// (24 for `f32`, 53 for `f64`).
+    const PRECISION: u32;
+    /// Name used in messages: `"f32"` or `"f64"`.
+    const NAME: &'static str;
+
+    /// Converts from `f64`, rounding to nearest.
+    fn from_f64(v: f64) -> Self;
+    /// Converts to `f64` exactly.
+    fn to_f64(self) -> f64;
+    /// Largest integer not greater than `self`.
+    fn floor(self) -> Self;
+    /// Absolute value.
+    fn abs(self) -> Self;
+    /// Square root, correctly rounded (IEEE 754), so every backend agrees.
+    fn sqrt(self) -> Self;
+    /// True for NaN.
+    fn is_nan(self) -> bool;
+    /// True unless NaN or infinite.
+    fn is_finite(self) -> bool;
+    /// Truncating conversion to `i32`; callers keep the value in range.
+    fn trunc_i32(self) -> i32;
+    /// Conversion from an integer, rounding to nearest (exact within ±2^24).
+    fn from_i32(v: i32) -> Self;
+}
+
+macro_rules! impl_element {
+    ($t:ty, $prec:expr) => {
+        impl Element for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const NAN: Self = <$t>::NAN;
+            const INFINITY: Self = <$t>::INFINITY;
+            const NEG_INFINITY: Self = <$t>::NEG_INFINITY;
+            const MAX: Self = <$t>::MAX;
+            const PRECISION: u32 = $prec;
+            const NAME: &'static str = stringify!($t);
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn floor(self) -> Self {
+                // Baseline x86-64 has no rounding instruction, so `<$t>::floor`
+                // is a libm call (16% of a single-point evaluation). This is
+                // exact and bit-identical to SIMD floor, signed zero included:
+                // NaN, ±inf and values ≥ 2^(precision−1) (already integers)
+                // come back unchanged, as does every integer (so −0.0 stays
+                // −0.0).
+                const LIMIT: $t = (1u64 << ($prec - 1)) as $t;
+                if self.is_nan() || self.abs() >= LIMIT {
+                    return self;
+                }
+                let t = (self as i64) as $t;
+                if t == self {
+                    self
+                } else if t > self {
+                    t - 1.0
+                } else {
+                    t
+                }
+            }
+            #[inline(always)]
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                #[cfg(feature = "std")]
+                return <$t>::sqrt(self);
+                #[cfg(not(feature = "std"))]
+                return <$t as crate::math::Math>::sqrt(self);
+            }
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            #[inline(always)]
+            fn is_finite(self) -> bool {
+                <$t>::is_finite(self)
+            }
+            #[inline(always)]
+            fn trunc_i32(self) -> i32 {
+                self as i32
+            }
+            #[inline(always)]
+            fn from_i32(v: i32) -> Self {
+                v as $t
+            }
+        }
+    };
+}
+impl_element!(f32, 24);
+impl_element!(f64, 53);
