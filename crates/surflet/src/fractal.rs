@@ -267,9 +267,9 @@ pub struct Octave<const D: usize> {
 
 /// A fractal sum of octaves of one noise kind, in `D` dimensions.
 ///
-/// Evaluate it like a [`Noise`]: one point at a time ([`get`](Self::get),
-/// [`sample`](Self::sample)) or in SIMD batches ([`fill`](Self::fill),
-/// [`fill_gradient`](Self::fill_gradient)), which return identical bits. See
+/// Evaluate it like a [`Noise`]: one point at a time ([`get`](crate::Field::get),
+/// [`sample`](crate::Field::sample)) or in SIMD batches ([`fill`](crate::Field::fill),
+/// [`fill_gradient`](crate::Field::fill_gradient); the [`Field`](crate::Field) trait), which return identical bits. See
 /// the [module documentation](crate::fractal) for formulas, bounds, seeds and
 /// tiling.
 ///

@@ -262,7 +262,7 @@ impl<const D: usize> Warp<D> {
     }
 
     /// The displaced point `p'` that the field is evaluated at, computed in
-    /// `f64` exactly as [`get`](Self::get) computes it, so that
+    /// `f64` exactly as [`get`](crate::Field::get) computes it, so that
     /// `warp.get(p) == warp.field().get(warp.warp_point(p))` bit for bit.
     pub fn warp_point(&self, p: [f64; D]) -> [f64; D] {
         let mut q = p;
