@@ -7,14 +7,14 @@ use clap::Args;
 /// Arguments of `surflet help`.
 #[derive(Args, Debug, Clone)]
 pub struct HelpArgs {
-    /// A topic (coordinates, stacks, config) or a subcommand (sample,
+    /// A topic (coordinates, stacks, graphs, config) or a subcommand (sample,
     /// render, gallery); without one, the overview.
     #[arg(value_name = "TOPIC")]
     pub topic: Option<String>,
 }
 
 /// The topics, each with a one-line summary and its text.
-pub const TOPICS: [(&str, &str, &str); 3] = [
+pub const TOPICS: [(&str, &str, &str); 4] = [
     (
         "coordinates",
         "world units, --frequency, --scale, --origin: where pixels sample",
@@ -26,11 +26,56 @@ pub const TOPICS: [(&str, &str, &str); 3] = [
         STACKS,
     ),
     (
+        "graphs",
+        "noise graphs: --expr, its functions, [graph] in configs",
+        GRAPHS,
+    ),
+    (
         "config",
         "config files: --config, --save-config, versions and every key",
         CONFIG,
     ),
 ];
+
+const GRAPHS: &str = "\
+GRAPHS
+
+--expr EXPR (sample, render, analyze, bench) evaluates a noise graph: noises,
+fractals and warps combined by the functions below. Every node carries its
+exact gradient (render --mode normal works on any graph) and a range derived
+from its inputs, which render maps to pixels without --auto-range.
+
+  select(fbm(simplex(seed=1), octaves=6), ridged(perlin(seed=2), octaves=4),
+         control=perlin(seed=3, frequency=0.25), threshold=0, falloff=0.1)
+    * 0.8 + 0.1
+
+Grammar: calls with positional and named arguments, numbers, + - * /, unary
+minus, parentheses, lists [a, b] and names or \"strings\" as values.
+
+Leaves (a noise stack each):
+  value() perlin() simplex() simplex_value() opensimplex2() opensimplex2s()
+  cellular()          seed=, frequency=, period=[..]; cellular: distance=,
+                      return=\"f2-f1\", jitter=
+  fbm(N) ridged(N) billow(N) turbulence(N) hybrid(N)
+                      octaves=, lacunarity=, gain=, amplitude=,
+                      normalize=false, offset=, weight=
+  warp(S)             amplitude=, kind=progressive, noise=, seed=,
+                      frequency=, fractal=fbm, octaves=...
+Combinators:
+  a + b, a - b, a * b, a / b, -a, min(a, b), max(a, b), abs(a), pow(a, e)
+  clamp(a, min, max)  scale_bias(a, scale, bias)  remap(a, from=[..], to=[..])
+  terrace(a, points=[..], smooth=true)  curve(a, points=[[x, y], ..])
+  select(a, b, control=c, threshold=0, falloff=0)  blend(a, b, control=c)
+  translate(a, by=[..])  scale(a, by=[..] or s)  rotate(a, angle=radians)
+  rotate(a, matrix=[[..], ..])  displace(a, by=[f0, f1, ..])
+  distort(a, power=1, frequency=1, roughness=3, seed=0)
+
+A graph replaces the stack flags (--octaves, --seed... are errors with it).
+--save-config writes it as a [graph] table (a table with `op` is a function
+with every argument named; one without is a stack in the stack format); a
+bad expression is reported with a caret under the fault, exit code 2. Graphs
+are at most 64 nodes deep.
+";
 
 /// The list of topics for the overview and for errors.
 pub fn topic_list() -> String {

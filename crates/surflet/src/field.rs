@@ -337,6 +337,32 @@ impl<const D: usize> Field<D> for crate::Noise<D> {
     }
 }
 
+/// Value, Perlin and simplex noise in 1 to 8 dimensions, normalised to
+/// `[-1, 1]`; its grid calls evaluate the grid's points through its point
+/// call (the same bits).
+impl<const D: usize> Field<D> for crate::nd::NoiseNd<D> {
+    #[inline]
+    fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
+        crate::nd::NoiseNd::sample(self, p)
+    }
+    fn range(&self) -> (f64, f64) {
+        (-1.0, 1.0)
+    }
+    #[inline]
+    fn get<F: Float>(&self, p: [F; D]) -> F {
+        crate::nd::NoiseNd::get(self, p)
+    }
+    fn fill_on<F: Float>(
+        &self,
+        isa: Isa,
+        coords: [&[F]; D],
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<(), Error> {
+        crate::nd::NoiseNd::fill_on(self, isa, coords, out, gradient)
+    }
+}
+
 impl<T: Field<D>, const D: usize> DynField<D> for T {
     fn range_dyn(&self) -> (f64, f64) {
         self.range()

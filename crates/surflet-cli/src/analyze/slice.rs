@@ -225,6 +225,7 @@ impl Slice {
     /// The name of what is measured, for titles.
     pub fn label(&self) -> String {
         let noise = match &self.job {
+            Job::Stack { resolved, .. } if resolved.graph.is_some() => "a graph".to_string(),
             Job::Stack { resolved, .. } => {
                 let s = &resolved.stack;
                 let mut label = s.noise.name().to_string();
@@ -241,12 +242,14 @@ impl Slice {
         format!("{noise}, {}D, {} slice", self.dims, self.plane_name)
     }
 
-    /// The stack as a config holds it, for the family; null otherwise.
+    /// The stack as a config holds it, for the family (a graph as its
+    /// `[graph]` table); null otherwise.
     pub fn stack_json(&self) -> Value {
         match &self.job {
-            Job::Stack { resolved, .. } => {
-                serde_json::to_value(&resolved.stack).unwrap_or(Value::Null)
-            }
+            Job::Stack { resolved, .. } => match &resolved.graph {
+                Some(g) => g.to_json_value().unwrap_or(Value::Null),
+                None => serde_json::to_value(&resolved.stack).unwrap_or(Value::Null),
+            },
             Job::Reference { .. } => Value::Null,
         }
     }

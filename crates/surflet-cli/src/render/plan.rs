@@ -286,7 +286,7 @@ impl Plan {
             },
         };
 
-        Ok(Plan {
+        let plan = Plan {
             output: args.output.clone(),
             format,
             width,
@@ -304,7 +304,18 @@ impl Plan {
             overwrite: !args.no_clobber,
             quiet: args.quiet,
             save_config: args.stack.save_config.clone().map(|p| (p, saved)),
-        })
+        };
+        if matches!(plan.range, Range::Documented) && !matches!(plan.content, Content::Float) {
+            let (lo, hi) = plan.field.range();
+            if !(lo.is_finite() && hi.is_finite()) {
+                return Err(format!(
+                    "the graph's derived range is [{lo}, {hi}] (a division by a field that can be \
+                     0, or a negative power of one), so it has no pixel mapping; give --range \
+                     LO,HI or --auto-range"
+                ));
+            }
+        }
+        Ok(plan)
     }
 
     pub fn pixels(&self) -> u128 {

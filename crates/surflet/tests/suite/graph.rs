@@ -105,9 +105,10 @@ fn points<const D: usize>(n: usize, seed: u64, spread: f64) -> Vec<[f64; D]> {
         .collect()
 }
 
-/// The analytic gradient against central differences in `f64`, away from
-/// creases: a point is skipped where the one-sided differences disagree
-/// (a crease within the step), and most points must be checked.
+/// The analytic gradient against central differences in `f64`, and the
+/// `f32` gradient against the `f64` one, away from creases: a point is
+/// skipped where the one-sided differences disagree (a crease within the
+/// step), and most points must be checked.
 fn gradient_check<const D: usize>() {
     for expr in cases(D) {
         let f = Graph::parse(&expr).unwrap().build::<D>().unwrap();
@@ -135,12 +136,28 @@ fn gradient_check<const D: usize>() {
                 continue;
             }
             checked += 1;
+            // The f32 gradient at the same point (rounded to f32) agrees
+            // with the f64 one, which the central differences check.
+            let p32 = p.map(|x| x as f32);
+            let s32 = f.sample(p32);
+            let s64 = f.sample(p32.map(f64::from));
             for a in 0..D {
                 let g = s.gradient[a];
                 assert!(
                     (g - fd[a]).abs() <= 2e-4 * (1.0 + g.abs()),
                     "{expr} ({D}D) at {p:?}: d/dx{a} analytic {g}, central difference {}",
                     fd[a]
+                );
+                let (g32, g64) = (f64::from(s32.gradient[a]), s64.gradient[a]);
+                // Near a pole (`pow(x, -2)` or a division as x → 0) f32's
+                // absolute error in x becomes a large relative one: there the
+                // precisions cannot agree, and the comparison says nothing.
+                if g64.abs() > 1e3 || s64.value.abs() > 1e3 {
+                    continue;
+                }
+                assert!(
+                    (g32 - g64).abs() <= 1e-3 * (1.0 + g64.abs()),
+                    "{expr} ({D}D) at {p32:?}: d/dx{a} in f32 {g32}, in f64 {g64}"
                 );
             }
         }
@@ -411,6 +428,22 @@ fn custom_fields_combine() {
     let e = g.build::<3>().unwrap_err();
     assert!(e.to_string().contains("2D"), "{e}");
     assert!(g.to_expr().is_err());
+}
+
+/// N-D noise is a `Field` too: its grid call (through its point call)
+/// gives the point call's bits.
+#[test]
+fn nd_noise_is_a_field() {
+    use surflet::nd::{NdKind, NoiseNd};
+    let n = NoiseNd::<6>::new(NdKind::Simplex, 9);
+    let grid = Grid::uniform([-0.7f64; 6], [0.31; 6], [5, 4, 3, 3, 2, 2]).unwrap();
+    let mut out = vec![0.0; grid.len()];
+    let b = Field::grid(&n, &grid, &mut out).unwrap();
+    for (i, v) in out.iter().enumerate() {
+        assert_eq!(v.to_bits(), n.get(grid.point(i)).to_bits());
+    }
+    assert!(-1.0 <= b.min && b.max <= 1.0);
+    assert_eq!(Field::range(&n), (-1.0, 1.0));
 }
 
 // ---------------------------------------------------------------------
