@@ -13,10 +13,11 @@ use surflet::reference::{
 };
 use surflet::{Noise, NoiseKind};
 
+use crate::any_field::AnyField;
 use crate::names::{NoiseName, Precision, Variant};
 use crate::stack_field::{CurlField, StackField};
 
-pub use crate::sampled::{Eval, MAX_DIMS};
+pub use crate::sampled::Eval;
 
 /// A reference port as a function of one line's numbers.
 pub type ReferenceFn = fn(&[f64]) -> Eval;
@@ -27,25 +28,7 @@ pub type SeededFn = fn(i64, &[f64]) -> f32;
 
 /// A surflet family noise in one of its four dimensions, or value, Perlin or
 /// simplex noise in 5D to 8D (`surflet::nd`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FamilyNoise {
-    /// 1D.
-    D1(Noise<1>),
-    /// 2D.
-    D2(Noise<2>),
-    /// 3D.
-    D3(Noise<3>),
-    /// 4D.
-    D4(Noise<4>),
-    /// 5D, N-D noise.
-    D5(NoiseNd<5>),
-    /// 6D, N-D noise.
-    D6(NoiseNd<6>),
-    /// 7D, N-D noise.
-    D7(NoiseNd<7>),
-    /// 8D, N-D noise.
-    D8(NoiseNd<8>),
-}
+pub type FamilyNoise = AnyField;
 
 /// Options of a family noise.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -61,10 +44,10 @@ pub struct FamilyOptions {
     pub variant: Option<Variant>,
 }
 
-impl FamilyNoise {
-    /// Builds the noise; fails with the library's message if the period is
+impl AnyField {
+    /// Builds a family noise; fails with the library's message if the period is
     /// invalid, or if its length is not `dims`.
-    pub fn new(kind: NoiseKind, dims: usize, options: &FamilyOptions) -> Result<Self, String> {
+    pub fn family(kind: NoiseKind, dims: usize, options: &FamilyOptions) -> Result<Self, String> {
         fn build<const D: usize>(
             kind: NoiseKind,
             options: &FamilyOptions,
@@ -81,10 +64,10 @@ impl FamilyNoise {
             }
         }
         Ok(match dims {
-            1 => FamilyNoise::D1(build(kind, options)?),
-            2 => FamilyNoise::D2(build(kind, options)?),
-            3 => FamilyNoise::D3(build(kind, options)?),
-            4 => FamilyNoise::D4(build(kind, options)?),
+            1 => AnyField::new::<_, 1>(build::<1>(kind, options)?),
+            2 => AnyField::new::<_, 2>(build::<2>(kind, options)?),
+            3 => AnyField::new::<_, 3>(build::<3>(kind, options)?),
+            4 => AnyField::new::<_, 4>(build::<4>(kind, options)?),
             5..=8 => {
                 let nd = match kind {
                     NoiseKind::Value => NdKind::Value,
@@ -106,46 +89,14 @@ impl FamilyNoise {
                 }
                 let seed = options.seed;
                 match dims {
-                    5 => FamilyNoise::D5(NoiseNd::new(nd, seed)),
-                    6 => FamilyNoise::D6(NoiseNd::new(nd, seed)),
-                    7 => FamilyNoise::D7(NoiseNd::new(nd, seed)),
-                    _ => FamilyNoise::D8(NoiseNd::new(nd, seed)),
+                    5 => AnyField::new::<_, 5>(NoiseNd::<5>::new(nd, seed)),
+                    6 => AnyField::new::<_, 6>(NoiseNd::<6>::new(nd, seed)),
+                    7 => AnyField::new::<_, 7>(NoiseNd::<7>::new(nd, seed)),
+                    _ => AnyField::new::<_, 8>(NoiseNd::<8>::new(nd, seed)),
                 }
             }
             _ => return Err(format!("{kind} noise has 1 to 8 dimensions, not {dims}")),
         })
-    }
-
-    fn eval(&self, x: &[f64], f32: bool) -> Eval {
-        macro_rules! go {
-            ($n:expr, $d:literal) => {{
-                let p: [f64; $d] = std::array::from_fn(|i| x[i]);
-                let mut g = [0.0; MAX_DIMS];
-                let value = if f32 {
-                    // Exact: `x` came from parsing as f32.
-                    let s = $n.sample(p.map(|v| v as f32));
-                    for (o, v) in g.iter_mut().zip(s.gradient) {
-                        *o = f64::from(v);
-                    }
-                    f64::from(s.value)
-                } else {
-                    let s = $n.sample(p);
-                    g[..$d].copy_from_slice(&s.gradient);
-                    s.value
-                };
-                Eval { value, gradient: g }
-            }};
-        }
-        match self {
-            FamilyNoise::D1(n) => go!(n, 1),
-            FamilyNoise::D2(n) => go!(n, 2),
-            FamilyNoise::D3(n) => go!(n, 3),
-            FamilyNoise::D4(n) => go!(n, 4),
-            FamilyNoise::D5(n) => go!(n, 5),
-            FamilyNoise::D6(n) => go!(n, 6),
-            FamilyNoise::D7(n) => go!(n, 7),
-            FamilyNoise::D8(n) => go!(n, 8),
-        }
     }
 }
 
@@ -219,7 +170,7 @@ impl Evaluator {
         }
         match name.family() {
             Some(kind) => Ok(Evaluator::Family {
-                noise: FamilyNoise::new(kind, dims, family)?,
+                noise: AnyField::family(kind, dims, family)?,
                 f32: family.f32,
             }),
             None => reference_fn(name, dims)
@@ -245,7 +196,7 @@ impl Evaluator {
         match self {
             Evaluator::Reference(f) => f(input),
             Evaluator::OpenSimplex2 { f, seed } => Eval::value(f64::from(f(*seed, input))),
-            Evaluator::Family { noise, f32 } => noise.eval(input, *f32),
+            Evaluator::Family { noise, f32 } => noise.eval(input, *f32, true),
             Evaluator::Stack {
                 field,
                 f32,

@@ -6,6 +6,7 @@
 //! function returning [`CliError`]; [`main`] maps errors to exit codes.
 
 mod analyze;
+mod any_field;
 mod bench;
 mod eval;
 mod gallery;

@@ -724,7 +724,7 @@ fn stack_field(
     let mut stack = r.stack.clone();
     let given = stack.period.clone().unwrap_or_default();
     if given.is_empty() && loop_period.is_none() {
-        return StackField::new(&stack, dims).map_err(|e| r.explain(&e));
+        return StackField::new_stack(&stack, dims).map_err(|e| r.explain(&e));
     }
     let free = dims - given.len() - usize::from(loop_period.is_some());
     let mut first_error = None;
@@ -735,7 +735,7 @@ fn stack_field(
             p[axis] = period;
         }
         stack.period = Some(p);
-        match StackField::new(&stack, dims) {
+        match StackField::new_stack(&stack, dims) {
             Ok(field) => return Ok(field),
             Err(e) => {
                 first_error.get_or_insert(e);

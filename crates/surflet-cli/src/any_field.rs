@@ -1,0 +1,144 @@
+//! Any `surflet::Field` with its dimension chosen at run time: the library
+//! fixes the dimension at compile time, the command line learns it from the
+//! input's columns or the image's slice. One generic wrapper erases it for
+//! every field type (noises in 1D–8D, stacks, graphs), so the command line
+//! has one per-dimension dispatch, made once when the field is built.
+
+use std::fmt;
+use std::sync::Arc;
+
+use surflet::{Error, Field, Grid};
+
+use crate::sampled::{Eval, MAX_DIMS};
+
+/// The calls the command line makes, on slices of run-time length.
+trait Erased: Send + Sync {
+    fn dims(&self) -> usize;
+    fn range(&self) -> (f64, f64);
+    fn eval(&self, x: &[f64], f32: bool, gradient: bool) -> Eval;
+    fn fill_grid(
+        &self,
+        axes: [&[f64]; 4],
+        out: &mut [f64],
+        gradient: Option<[&mut [f64]; 4]>,
+    ) -> Result<(), Error>;
+    fn fill_points(&self, coords: [&[f64]; 4], out: &mut [f64]) -> Result<(), Error>;
+}
+
+struct Dim<T, const D: usize>(T);
+
+impl<T: Field<D>, const D: usize> Erased for Dim<T, D> {
+    fn dims(&self) -> usize {
+        D
+    }
+
+    fn range(&self) -> (f64, f64) {
+        self.0.range()
+    }
+
+    fn eval(&self, x: &[f64], f32: bool, gradient: bool) -> Eval {
+        let p: [f64; D] = std::array::from_fn(|a| x[a]);
+        let mut g = [0.0; MAX_DIMS];
+        let value = match (f32, gradient) {
+            (false, false) => self.0.get(p),
+            // Exact: the numbers were parsed as f32.
+            (true, false) => f64::from(self.0.get(p.map(|v| v as f32))),
+            (false, true) => {
+                let s = self.0.sample(p);
+                g[..D].copy_from_slice(&s.gradient);
+                s.value
+            }
+            (true, true) => {
+                let s = self.0.sample(p.map(|v| v as f32));
+                for (o, v) in g.iter_mut().zip(s.gradient) {
+                    *o = f64::from(v);
+                }
+                f64::from(s.value)
+            }
+        };
+        Eval { value, gradient: g }
+    }
+
+    fn fill_grid(
+        &self,
+        axes: [&[f64]; 4],
+        out: &mut [f64],
+        gradient: Option<[&mut [f64]; 4]>,
+    ) -> Result<(), Error> {
+        if D > 4 {
+            return Err(too_many(D));
+        }
+        let grid = Grid::from_axes(std::array::from_fn(|a| axes[a].to_vec()))?;
+        match gradient {
+            None => self.0.grid(&grid, out)?,
+            Some(g) => {
+                let mut g = g.into_iter();
+                let g: [&mut [f64]; D] =
+                    std::array::from_fn(|_| g.next().expect("four gradient slices"));
+                self.0.grid_gradient(&grid, out, g)?
+            }
+        };
+        Ok(())
+    }
+
+    fn fill_points(&self, coords: [&[f64]; 4], out: &mut [f64]) -> Result<(), Error> {
+        if D > 4 {
+            return Err(too_many(D));
+        }
+        self.0.fill(std::array::from_fn(|a| coords[a]), out)
+    }
+}
+
+fn too_many(d: usize) -> Error {
+    Error::Parameter {
+        name: "dimension".into(),
+        reason: format!("grids and point arrays here have at most 4 axes, not {d}"),
+    }
+}
+
+/// A scalar field in the dimension found at run time.
+#[derive(Clone)]
+pub struct AnyField(Arc<dyn Erased>);
+
+impl fmt::Debug for AnyField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "AnyField({}D)", self.0.dims())
+    }
+}
+
+impl AnyField {
+    /// Erases `field`'s dimension.
+    pub fn new<T: Field<D> + 'static, const D: usize>(field: T) -> AnyField {
+        AnyField(Arc::new(Dim::<T, D>(field)))
+    }
+
+    /// The derived interval of the values.
+    pub fn range(&self) -> (f64, f64) {
+        self.0.range()
+    }
+
+    /// Evaluates at the first `D` numbers of `x`, in `f32` if asked (the
+    /// numbers were then parsed as `f32`, so narrowing is exact), with the
+    /// gradient if asked.
+    pub fn eval(&self, x: &[f64], f32: bool, gradient: bool) -> Eval {
+        self.0.eval(x, f32, gradient)
+    }
+
+    /// Grid evaluation in `f64` for `render`: the grid of the first `D`
+    /// coordinate lists (x fastest), values to `out` and, if asked, the
+    /// partial derivatives to the first `D` gradient slices.
+    pub fn fill_grid(
+        &self,
+        axes: [&[f64]; 4],
+        out: &mut [f64],
+        gradient: Option<[&mut [f64]; 4]>,
+    ) -> Result<(), Error> {
+        self.0.fill_grid(axes, out, gradient)
+    }
+
+    /// Point-array evaluation in `f64`: the value at `(coords[0][i],
+    /// coords[1][i], ...)` to `out[i]`; only the first `D` lists are read.
+    pub fn fill_points(&self, coords: [&[f64]; 4], out: &mut [f64]) -> Result<(), Error> {
+        self.0.fill_points(coords, out)
+    }
+}
