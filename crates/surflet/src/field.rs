@@ -252,11 +252,30 @@ pub(crate) fn grid_by_points<F: Float, const D: usize>(
     let shape = grid.shape();
     run_blocks(out, gradient, |start, out, g| {
         let len = out.len();
+        // Axis 0 runs through its list (copied a row at a time); every other
+        // axis holds each coordinate for `stride` points (filled in runs).
         let coords: [Vec<F>; D] = core::array::from_fn(|a| {
             let stride: usize = shape[..a].iter().product();
-            (start..start + len)
-                .map(|i| axes[a][(i / stride) % shape[a]])
-                .collect()
+            let mut idx = (start / stride) % shape[a];
+            let mut run = start % stride;
+            let mut c = Vec::with_capacity(len);
+            while c.len() < len {
+                let left = len - c.len();
+                if stride == 1 {
+                    let k = (shape[a] - idx).min(left);
+                    c.extend_from_slice(&axes[a][idx..idx + k]);
+                    idx = (idx + k) % shape[a];
+                } else {
+                    let k = (stride - run).min(left);
+                    c.resize(c.len() + k, axes[a][idx]);
+                    run += k;
+                    if run == stride {
+                        run = 0;
+                        idx = (idx + 1) % shape[a];
+                    }
+                }
+            }
+            c
         });
         fill(core::array::from_fn(|a| &coords[a][..]), out, g)
     })?;

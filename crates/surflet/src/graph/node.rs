@@ -774,6 +774,57 @@ fn pull_back<F: Float, const D: usize>(
     })
 }
 
+/// Applies `f` (value → value and derivative) to every value, and the
+/// chain rule to the gradient.
+#[inline(always)]
+fn each<F: Float, const D: usize>(x: &mut Buf<F, D>, f: impl Fn(F) -> (F, F)) {
+    match &mut x.g {
+        None => {
+            for v in &mut x.v {
+                *v = f(*v).0;
+            }
+        }
+        Some(g) => {
+            for i in 0..x.v.len() {
+                let (v, d) = f(x.v[i]);
+                x.v[i] = v;
+                for ga in g.iter_mut() {
+                    ga[i] = ga[i] * d;
+                }
+            }
+        }
+    }
+}
+
+/// Combines `x` and `y` point by point into `x` with `f(x, y, ∂x, ∂y)`,
+/// which returns the value and the partial derivative along one axis (for
+/// the value alone it is called with zero derivatives, and the second
+/// result is ignored).
+#[inline(always)]
+fn zip<F: Float, const D: usize>(
+    x: &mut Buf<F, D>,
+    y: &Buf<F, D>,
+    f: impl Fn(F, F, F, F) -> (F, F),
+) {
+    let n = x.v.len();
+    match (&mut x.g, &y.g) {
+        (Some(gx), Some(gy)) => {
+            for i in 0..n {
+                let (p, q) = (x.v[i], y.v[i]);
+                for a in 0..D {
+                    gx[a][i] = f(p, q, gx[a][i], gy[a][i]).1;
+                }
+                x.v[i] = f(p, q, F::ZERO, F::ZERO).0;
+            }
+        }
+        _ => {
+            for i in 0..n {
+                x.v[i] = f(x.v[i], y.v[i], F::ZERO, F::ZERO).0;
+            }
+        }
+    }
+}
+
 fn zeros<F: Float, const D: usize>(n: usize) -> [Vec<F>; D] {
     core::array::from_fn(|_| vec![F::ZERO; n])
 }
@@ -828,71 +879,49 @@ impl<const D: usize> Node<D> {
             },
             Op::Map(m, x) => {
                 let mut x = x.eval(isa, f, n, grad)?;
-                match &mut x.g {
-                    None => {
-                        for v in &mut x.v {
-                            *v = m.apply(*v).0;
-                        }
+                // One loop per kind of map, so that the match is not in it.
+                match m {
+                    Map::Neg => each(&mut x, |v| (-v, -F::ONE)),
+                    Map::ScaleBias(s, b) => {
+                        let (s, b) = (c(*s), c(*b));
+                        each(&mut x, |v| (v * s + b, s));
                     }
-                    Some(g) => {
-                        for i in 0..n {
-                            let (v, d) = m.apply(x.v[i]);
-                            x.v[i] = v;
-                            for a in 0..D {
-                                g[a][i] = g[a][i] * d;
-                            }
-                        }
+                    Map::Remap(a, k, b) => {
+                        let (a, k, b) = (c(*a), c(*k), c(*b));
+                        each(&mut x, |v| ((v - a) * k + b, k));
                     }
+                    _ => each(&mut x, |v| m.apply(v)),
                 }
                 x
             }
             Op::Bin(b, x, y) => {
                 let mut x = x.eval(isa, f, n, grad)?;
                 let y = y.eval(isa, f, n, grad)?;
-                for i in 0..n {
-                    let (p, q) = (x.v[i], y.v[i]);
-                    // (value, weight of x's gradient, weight of y's, divisor)
-                    let (v, wx, wy) = match b {
-                        Bin::Add => (p + q, F::ONE, F::ONE),
-                        Bin::Sub => (p - q, F::ONE, -F::ONE),
-                        Bin::Mul => (p * q, q, p),
-                        Bin::Div => (p / q, F::ONE / q, -p / (q * q)),
-                        Bin::Min | Bin::Max => {
-                            let first = if matches!(b, Bin::Min) {
-                                p <= q
-                            } else {
-                                p >= q
-                            };
-                            let second = if matches!(b, Bin::Min) { q < p } else { q > p };
-                            if first {
-                                (p, F::ONE, F::ZERO)
-                            } else if second {
-                                (q, F::ZERO, F::ONE)
-                            } else {
-                                (p + q, F::NAN, F::NAN)
-                            }
+                match b {
+                    Bin::Add => zip(&mut x, &y, |p, q, gp, gq| (p + q, gp + gq)),
+                    Bin::Sub => zip(&mut x, &y, |p, q, gp, gq| (p - q, gp - gq)),
+                    Bin::Mul => zip(&mut x, &y, |p, q, gp, gq| (p * q, gp * q + p * gq)),
+                    Bin::Div => zip(&mut x, &y, |p, q, gp, gq| {
+                        (p / q, (gp * q - p * gq) / (q * q))
+                    }),
+                    Bin::Min => zip(&mut x, &y, |p, q, gp, gq| {
+                        if p <= q {
+                            (p, gp)
+                        } else if q < p {
+                            (q, gq)
+                        } else {
+                            (p + q, F::NAN)
                         }
-                    };
-                    x.v[i] = v;
-                    if let (Some(gx), Some(gy)) = (&mut x.g, &y.g) {
-                        for a in 0..D {
-                            gx[a][i] = match b {
-                                Bin::Add => gx[a][i] + gy[a][i],
-                                Bin::Sub => gx[a][i] - gy[a][i],
-                                Bin::Mul => gx[a][i] * q + p * gy[a][i],
-                                Bin::Div => (gx[a][i] * q - p * gy[a][i]) / (q * q),
-                                Bin::Min | Bin::Max => {
-                                    if wx == F::ONE {
-                                        gx[a][i]
-                                    } else if wy == F::ONE {
-                                        gy[a][i]
-                                    } else {
-                                        F::NAN
-                                    }
-                                }
-                            };
+                    }),
+                    Bin::Max => zip(&mut x, &y, |p, q, gp, gq| {
+                        if p >= q {
+                            (p, gp)
+                        } else if q > p {
+                            (q, gq)
+                        } else {
+                            (p + q, F::NAN)
                         }
-                    }
+                    }),
                 }
                 x
             }
