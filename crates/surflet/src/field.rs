@@ -202,6 +202,19 @@ pub(crate) fn run_blocks<F: Float, const D: usize>(
     gradient: Option<[&mut [F]; D]>,
     f: impl Fn(usize, &mut [F], Option<[&mut [F]; D]>) -> Result<(), Error> + Sync,
 ) -> Result<(), Error> {
+    run_blocks_with(out, gradient, (), |start, o, g| f(start, o, g), |_, _| ())
+}
+
+/// [`run_blocks`] where each block also returns a value, the values of all
+/// blocks combined by `reduce` (in any grouping: it must be associative and
+/// commutative, as min and max are).
+pub(crate) fn run_blocks_with<F: Float, R: Send + Sync + Copy, const D: usize>(
+    out: &mut [F],
+    gradient: Option<[&mut [F]; D]>,
+    identity: R,
+    f: impl Fn(usize, &mut [F], Option<[&mut [F]; D]>) -> Result<R, Error> + Sync,
+    reduce: impl Fn(R, R) -> R + Sync + Send,
+) -> Result<R, Error> {
     let n = out.len();
     type Block<'a, F, const D: usize> = (usize, &'a mut [F], Option<[&'a mut [F]; D]>);
     let mut blocks: Vec<Block<'_, F, D>> = Vec::new();
@@ -219,12 +232,14 @@ pub(crate) fn run_blocks<F: Float, const D: usize>(
         use rayon::prelude::*;
         return blocks
             .into_par_iter()
-            .try_for_each(|(start, o, g)| f(start, o, g));
+            .map(|(start, o, g)| f(start, o, g))
+            .try_reduce(|| identity, |a, b| Ok(reduce(a, b)));
     }
+    let mut acc = identity;
     for (start, o, g) in blocks {
-        f(start, o, g)?;
+        acc = reduce(acc, f(start, o, g)?);
     }
-    Ok(())
+    Ok(acc)
 }
 
 /// Evaluates `grid` block by block through a point call `fill`, with the
@@ -250,36 +265,50 @@ pub(crate) fn grid_by_points<F: Float, const D: usize>(
     }
     let axes = grid.axes();
     let shape = grid.shape();
-    run_blocks(out, gradient, |start, out, g| {
-        let len = out.len();
-        // Axis 0 runs through its list (copied a row at a time); every other
-        // axis holds each coordinate for `stride` points (filled in runs).
-        let coords: [Vec<F>; D] = core::array::from_fn(|a| {
-            let stride: usize = shape[..a].iter().product();
-            let mut idx = (start / stride) % shape[a];
-            let mut run = start % stride;
-            let mut c = Vec::with_capacity(len);
-            while c.len() < len {
-                let left = len - c.len();
-                if stride == 1 {
-                    let k = (shape[a] - idx).min(left);
-                    c.extend_from_slice(&axes[a][idx..idx + k]);
-                    idx = (idx + k) % shape[a];
-                } else {
-                    let k = (stride - run).min(left);
-                    c.resize(c.len() + k, axes[a][idx]);
-                    run += k;
-                    if run == stride {
-                        run = 0;
-                        idx = (idx + 1) % shape[a];
+    run_blocks_with(
+        out,
+        gradient,
+        Bounds {
+            min: F::INFINITY,
+            max: F::NEG_INFINITY,
+        },
+        |start, out, g| {
+            let len = out.len();
+            // Axis 0 runs through its list (copied a row at a time); every other
+            // axis holds each coordinate for `stride` points (filled in runs).
+            let coords: [Vec<F>; D] = core::array::from_fn(|a| {
+                let stride: usize = shape[..a].iter().product();
+                let mut idx = (start / stride) % shape[a];
+                let mut run = start % stride;
+                let mut c = Vec::with_capacity(len);
+                while c.len() < len {
+                    let left = len - c.len();
+                    if stride == 1 {
+                        let k = (shape[a] - idx).min(left);
+                        c.extend_from_slice(&axes[a][idx..idx + k]);
+                        idx = (idx + k) % shape[a];
+                    } else {
+                        let k = (stride - run).min(left);
+                        c.resize(c.len() + k, axes[a][idx]);
+                        run += k;
+                        if run == stride {
+                            run = 0;
+                            idx = (idx + 1) % shape[a];
+                        }
                     }
                 }
-            }
-            c
-        });
-        fill(core::array::from_fn(|a| &coords[a][..]), out, g)
-    })?;
-    Ok(bounds_of(out))
+                c
+            });
+            fill(core::array::from_fn(|a| &coords[a][..]), out, g)?;
+            Ok(bounds_of(out))
+        },
+        // Bounds per block, then their min and max: the same as the bounds of
+        // the whole (a zero already counts as +0 in each).
+        |a, b| Bounds {
+            min: if b.min < a.min { b.min } else { a.min },
+            max: if b.max > a.max { b.max } else { a.max },
+        },
+    )
 }
 
 /// The [`Field`] impl of a type that wraps a compiled program in a field
