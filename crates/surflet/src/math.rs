@@ -4,9 +4,10 @@
 //!
 //! `floor` and `sqrt` are exact (correctly rounded) in both, and `powi` is
 //! the same repeated squaring that `std` compiles to, so no noise changes a
-//! bit. `sin` and `cos` (only Gustavson's `srdnoise23` port uses them, for
-//! its rotating gradients) come from `libm` rather than the C library, and
-//! may differ from it in the last bit.
+//! bit. `sin` and `cos` (Gustavson's `srdnoise23` port, for its rotating
+//! gradients, and graphs' `rotate`) and `powf` (graphs' fractional `pow`)
+//! come from `libm` rather than the C library, and may differ from it in
+//! the last bit.
 
 pub(crate) trait Math: Sized {
     fn floor(self) -> Self;
@@ -17,10 +18,11 @@ pub(crate) trait Math: Sized {
     fn cos(self) -> Self;
     fn fract(self) -> Self;
     fn powi(self, n: i32) -> Self;
+    fn powf(self, e: Self) -> Self;
 }
 
 macro_rules! impl_math {
-    ($t:ty, $floor:ident, $sqrt:ident, $round:ident, $log2:ident, $sin:ident, $cos:ident, $trunc:ident) => {
+    ($t:ty, $floor:ident, $sqrt:ident, $round:ident, $log2:ident, $sin:ident, $cos:ident, $trunc:ident, $pow:ident) => {
         impl Math for $t {
             #[inline]
             fn floor(self) -> Self {
@@ -45,6 +47,10 @@ macro_rules! impl_math {
             #[inline]
             fn cos(self) -> Self {
                 libm::$cos(self)
+            }
+            #[inline]
+            fn powf(self, e: Self) -> Self {
+                libm::$pow(self, e)
             }
             #[inline]
             fn fract(self) -> Self {
@@ -74,5 +80,5 @@ macro_rules! impl_math {
     };
 }
 
-impl_math!(f64, floor, sqrt, round, log2, sin, cos, trunc);
-impl_math!(f32, floorf, sqrtf, roundf, log2f, sinf, cosf, truncf);
+impl_math!(f64, floor, sqrt, round, log2, sin, cos, trunc, pow);
+impl_math!(f32, floorf, sqrtf, roundf, log2f, sinf, cosf, truncf, powf);

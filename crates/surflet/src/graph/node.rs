@@ -169,17 +169,6 @@ fn powi<F: Float>(x: F, n: i32) -> F {
     if n < 0 { F::ONE / r } else { r }
 }
 
-fn powf(x: f64, e: f64) -> f64 {
-    #[cfg(feature = "std")]
-    {
-        x.powf(e)
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        libm::pow(x, e)
-    }
-}
-
 /// The monotone (Fritsch–Butland, as PCHIP) slopes through `xs`, `ys`.
 fn pchip_slopes(xs: &[f64], ys: &[f64]) -> Vec<f64> {
     let n = xs.len();
@@ -232,7 +221,7 @@ impl Map {
             }
             Map::PowF(e) => {
                 let v = x.to_f64();
-                (c(powf(v, *e)), c(*e * powf(v, *e - 1.0)))
+                (c(v.powf(*e)), c(*e * v.powf(*e - 1.0)))
             }
             Map::Clamp(lo, hi) => {
                 let (lo, hi) = (c(*lo), c(*hi));
@@ -330,7 +319,7 @@ impl Map {
                 }
             }
             Map::PowF(e) => {
-                let (a, b) = (powf(lo, *e), powf(hi, *e));
+                let (a, b) = (lo.powf(*e), hi.powf(*e));
                 (a.min(b), a.max(b))
             }
             Map::Clamp(a, b) => (lo.max(*a).min(*b), hi.min(*b).max(*a)),
@@ -626,7 +615,7 @@ fn compile<const D: usize>(g: &Graph, path: &str, depth: usize) -> Result<Node<D
                             "an angle turns the xy plane: it needs 2+ dimensions",
                         ));
                     }
-                    let (s, c) = (sin(t), cos(t));
+                    let (s, c) = (t.sin(), t.cos());
                     let mut m = [[0.0; D]; D];
                     for a in 0..D {
                         m[a][a] = 1.0;
@@ -717,28 +706,6 @@ pub(super) fn distortion(
         .collect()
 }
 
-fn sin(t: f64) -> f64 {
-    #[cfg(feature = "std")]
-    {
-        t.sin()
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        libm::sin(t)
-    }
-}
-
-fn cos(t: f64) -> f64 {
-    #[cfg(feature = "std")]
-    {
-        t.cos()
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        libm::cos(t)
-    }
-}
-
 /// Where a node is evaluated: the (possibly transformed) coordinates `q`
 /// and, when gradients are asked for, the Jacobian `∂q[a]/∂p[b]` with
 /// respect to the input point (`None`: the identity).
@@ -771,6 +738,32 @@ fn pull_back<F: Float, const D: usize>(
             out.push(acc);
         }
         out
+    })
+}
+
+/// A leaf over a block: `fill` writes the values and, if asked, the
+/// gradient with respect to the frame's coordinates, which is then pulled
+/// back to the input point.
+fn leaf<F: Float, const D: usize>(
+    f: &Frame<'_, F, D>,
+    n: usize,
+    grad: bool,
+    fill: impl FnOnce([&[F]; D], &mut [F], Option<[&mut [F]; D]>) -> Result<(), Error>,
+) -> Result<Buf<F, D>, Error> {
+    let mut v = vec![F::ZERO; n];
+    if !grad {
+        fill(f.q, &mut v, None)?;
+        return Ok(Buf { v, g: None });
+    }
+    let mut gq = zeros::<F, D>(n);
+    {
+        let mut it = gq.iter_mut();
+        let refs: [&mut [F]; D] = core::array::from_fn(|_| &mut it.next().expect("D slices")[..]);
+        fill(f.q, &mut v, Some(refs))?;
+    }
+    Ok(Buf {
+        v,
+        g: Some(pull_back(gq, f.jac)),
     })
 }
 
@@ -839,40 +832,8 @@ impl<const D: usize> Node<D> {
     ) -> Result<Buf<F, D>, Error> {
         let c = F::from_f64;
         Ok(match &self.op {
-            Op::Leaf(e) => {
-                let mut v = vec![F::ZERO; n];
-                let g = if grad {
-                    let mut gq = zeros::<F, D>(n);
-                    {
-                        let mut it = gq.iter_mut();
-                        let refs: [&mut [F]; D] =
-                            core::array::from_fn(|_| &mut it.next().expect("D slices")[..]);
-                        e.fill_on(isa, f.q, &mut v, Some(refs))?;
-                    }
-                    Some(pull_back(gq, f.jac))
-                } else {
-                    e.fill_on(isa, f.q, &mut v, None)?;
-                    None
-                };
-                Buf { v, g }
-            }
-            Op::Custom(field) => {
-                let mut v = vec![F::ZERO; n];
-                let g = if grad {
-                    let mut gq = zeros::<F, D>(n);
-                    {
-                        let mut it = gq.iter_mut();
-                        let refs: [&mut [F]; D] =
-                            core::array::from_fn(|_| &mut it.next().expect("D slices")[..]);
-                        F::fill_dyn(&**field, isa, f.q, &mut v, Some(refs))?;
-                    }
-                    Some(pull_back(gq, f.jac))
-                } else {
-                    F::fill_dyn(&**field, isa, f.q, &mut v, None)?;
-                    None
-                };
-                Buf { v, g }
-            }
+            Op::Leaf(e) => leaf(f, n, grad, |q, v, g| e.fill_on(isa, q, v, g))?,
+            Op::Custom(field) => leaf(f, n, grad, |q, v, g| F::fill_dyn(&**field, isa, q, v, g))?,
             Op::Const(k) => Buf {
                 v: vec![c(*k); n],
                 g: grad.then(|| zeros::<F, D>(n)),
