@@ -17,6 +17,7 @@ mod names;
 mod render;
 mod sample;
 mod sampled;
+mod serve;
 mod stack_args;
 mod stack_field;
 mod units;
@@ -82,6 +83,10 @@ enum Command {
     /// power spectrum and anisotropy, into a directory.
     #[command(long_about = analyze::LONG_ABOUT, after_long_help = analyze::DETAILS)]
     Analyze(analyze::AnalyzeArgs),
+    /// Start a noise explorer in the browser: a local web server with a
+    /// page and a JSON API.
+    #[command(long_about = serve::LONG_ABOUT, after_long_help = serve::DETAILS)]
+    Serve(serve::ServeArgs),
     /// Explain a topic shared by the subcommands (coordinates, stacks,
     /// config), or a subcommand.
     Help(help::HelpArgs),
@@ -120,6 +125,7 @@ pub fn main() -> ExitCode {
         Command::Gallery(args) => gallery::run(args),
         Command::Bench(args) => bench::run(args, io::stdout().lock()),
         Command::Analyze(args) => analyze::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Help(args) => run_help(args),
     };
     let (code, message, hint) = match result {
@@ -150,6 +156,7 @@ pub fn main() -> ExitCode {
                 Command::Gallery(_) => "surflet gallery",
                 Command::Bench(_) => "surflet bench",
                 Command::Analyze(_) => "surflet analyze",
+                Command::Serve(_) => "surflet serve",
                 Command::Help(_) => "surflet help",
             }
         );
@@ -187,7 +194,7 @@ fn run_help(args: &help::HelpArgs) -> Result<(), CliError> {
                 _ => {
                     return Err(CliError::Usage(format!(
                         "no help topic {topic:?}: the topics are {}, and the subcommands \
-                         sample, render, gallery, bench and analyze",
+                         sample, render, gallery, bench, analyze and serve",
                         help::TOPICS.map(|t| t.0).join(", ")
                     )));
                 }
@@ -225,4 +232,17 @@ pub fn sample_bytes(args: &[&str], input: &[u8]) -> Result<Vec<u8>, CliError> {
     let mut out = Vec::new();
     sample::run(sample, input, &mut out)?;
     Ok(out)
+}
+
+/// Parses `surflet render` options (without the program name and the
+/// subcommand) exactly as the binary does.
+pub(crate) fn parse_render(args: &[&str]) -> Result<render::RenderArgs, String> {
+    let argv = ["surflet", "render"].iter().chain(args);
+    match Cli::try_parse_from(argv)
+        .map_err(|e| e.to_string())?
+        .command
+    {
+        Command::Render(r) => Ok(*r),
+        _ => unreachable!("the subcommand is always `render`"),
+    }
 }

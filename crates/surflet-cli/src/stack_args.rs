@@ -39,6 +39,10 @@ pub struct StackArgs {
     #[arg(long, value_name = "FILE")]
     pub save_config: Option<PathBuf>,
 
+    /// A config given in memory (by `surflet serve`) instead of --config.
+    #[arg(skip)]
+    pub doc: Option<Look>,
+
     /// A noise graph in the expression language, instead of a stack
     ///
     /// For example 'select(fbm(simplex(seed=1), octaves=6),
@@ -315,7 +319,10 @@ impl StackArgs {
     /// The config (or the default stack) with `base` and the flags applied,
     /// checked by the library. Errors are usage errors.
     pub fn resolve(&self, base: &Base<'_>) -> Result<Resolved, String> {
-        let doc = self.config.as_deref().map(Look::read).transpose()?;
+        let doc = match &self.doc {
+            Some(doc) => Some(doc.clone()),
+            None => self.config.as_deref().map(Look::read).transpose()?,
+        };
         let mut r = Resolved {
             stack: doc
                 .as_ref()
@@ -341,6 +348,7 @@ impl StackArgs {
             let own = StackArgs {
                 config: None,
                 save_config: None,
+                doc: None,
                 expr: None,
                 ..self.clone()
             }

@@ -8,7 +8,7 @@
 //! at the end, as the gallery's are.
 
 mod slice;
-mod spectrum;
+pub(crate) mod spectrum;
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};

@@ -24,6 +24,7 @@ fn render_frame(
     k: u32,
     frame: &mut [f64],
     progress: &Progress,
+    stop: &dyn Fn() -> bool,
 ) -> Result<(), Stop> {
     let width = plan.width as usize;
     let channels = plan.channels();
@@ -38,7 +39,7 @@ fn render_frame(
     let mut values = Vec::new();
     let mut gradient: [Vec<f64>; 4] = Default::default();
     for (b, band) in frame.chunks_mut(band_rows * width * channels).enumerate() {
-        if output::interrupted() {
+        if stop() {
             return Err(Stop::Interrupted);
         }
         let rows = band.len() / (width * channels);
@@ -245,15 +246,26 @@ fn open_sink<'w, W: Write + std::io::Seek + 'w>(
     }
 }
 
-/// Renders every frame and encodes it to `file`.
+/// Renders every frame and encodes it to `file`, stopping at Ctrl-C.
 pub(super) fn render(plan: &Plan, file: &std::fs::File, progress: &Progress) -> Result<(), Stop> {
+    render_into(plan, Guarded(file), progress, &output::interrupted)
+}
+
+/// Renders every frame and encodes it to `out`, checking `stop` between
+/// bands of rows and frames.
+pub(super) fn render_into<W: Write + std::io::Seek>(
+    plan: &Plan,
+    out: W,
+    progress: &Progress,
+    stop: &dyn Fn() -> bool,
+) -> Result<(), Stop> {
     let width = plan.width as usize;
     let xs: Vec<f64> = (0..u64::from(plan.width)).map(|i| plan.x.at(i)).collect();
     let mut frame = Vec::new();
     resize(&mut frame, width * plan.height as usize * plan.channels())?;
     let mut finished = Finished::default();
     let write_err = |e: std::io::Error| {
-        if output::interrupted() {
+        if stop() {
             Stop::Interrupted
         } else {
             Stop::Failed(format!("writing {}: {e}", plan.output.display()))
@@ -266,26 +278,37 @@ pub(super) fn render(plan: &Plan, file: &std::fs::File, progress: &Progress) -> 
     let mut measured = None;
     if plan.range == Range::Auto && plan.frames > 1 {
         for k in 0..plan.frames {
-            render_frame(plan, &xs, k, &mut frame, progress)?;
+            render_frame(plan, &xs, k, &mut frame, progress, stop)?;
             measured = measure(&frame, measured);
         }
     }
 
-    let mut w = BufWriter::with_capacity(1 << 20, Guarded(file));
+    let mut w = BufWriter::with_capacity(1 << 20, out);
     let mut sink = open_sink(plan, &mut w).map_err(write_err)?;
     for k in 0..plan.frames {
         progress.rendering();
-        render_frame(plan, &xs, k, &mut frame, progress)?;
+        render_frame(plan, &xs, k, &mut frame, progress, stop)?;
         if plan.range == Range::Auto && plan.frames == 1 {
             measured = measure(&frame, None);
         }
         let pixels = finish_frame(plan, plan.mapping(measured), &frame, &mut finished)?;
         progress.encoding();
         sink.frame(pixels).map_err(write_err)?;
-        if output::interrupted() {
+        if stop() {
             return Err(Stop::Interrupted);
         }
     }
     sink.finish().map_err(write_err)?;
     w.flush().map_err(write_err)
+}
+
+/// The raw values of frame 0 (or its two pixel-space slopes per pixel for
+/// a normal map), as the pixels are made from them.
+pub(super) fn values(plan: &Plan, stop: &dyn Fn() -> bool) -> Result<Vec<f64>, Stop> {
+    let width = plan.width as usize;
+    let xs: Vec<f64> = (0..u64::from(plan.width)).map(|i| plan.x.at(i)).collect();
+    let mut frame = Vec::new();
+    resize(&mut frame, width * plan.height as usize * plan.channels())?;
+    render_frame(plan, &xs, 0, &mut frame, &Progress::new(0, true), stop)?;
+    Ok(frame)
 }

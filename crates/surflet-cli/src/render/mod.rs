@@ -15,6 +15,8 @@ mod progress;
 
 pub use args::{Mode, RenderArgs, TimeAxis};
 
+use crate::look::Look;
+
 use crate::CliError;
 use crate::imaging::output::{self, Staged};
 use crate::stack_args::StagedConfig;
@@ -22,7 +24,7 @@ use plan::{Plan, Range};
 use progress::Progress;
 
 /// Why rendering stopped early.
-enum Stop {
+pub enum Stop {
     Interrupted,
     Failed(String),
 }
@@ -79,4 +81,73 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
                 .map_err(CliError::Runtime)
         }
     }
+}
+
+/// A render made in memory, for `surflet serve`.
+pub struct InMemory {
+    /// The encoded image.
+    pub bytes: Vec<u8>,
+}
+
+/// Why an in-memory render failed.
+pub enum MemoryError {
+    /// The options or the description are wrong (the CLI's usage error).
+    Usage(String),
+    /// `stop` said to stop.
+    Stopped,
+    /// Something failed while rendering.
+    Failed(String),
+}
+
+impl From<Stop> for MemoryError {
+    fn from(s: Stop) -> MemoryError {
+        match s {
+            Stop::Interrupted => MemoryError::Stopped,
+            Stop::Failed(e) => MemoryError::Failed(e),
+        }
+    }
+}
+
+/// Renders what `args` describes into memory, as `surflet render` would
+/// write it to OUTPUT (the same plan, pixels and encoder, so the same
+/// bytes), checking `stop` between bands of rows. OUTPUT is not touched.
+pub fn to_memory(args: &RenderArgs, stop: &dyn Fn() -> bool) -> Result<InMemory, MemoryError> {
+    let plan = Plan::new(args).map_err(MemoryError::Usage)?;
+    plan.check_memory().map_err(MemoryError::Failed)?;
+    let mut out = std::io::Cursor::new(Vec::new());
+    frames::render_into(&plan, &mut out, &Progress::new(0, true), stop)?;
+    Ok(InMemory {
+        bytes: out.into_inner(),
+    })
+}
+
+/// The values of what `args` describes, with the field's derived range and
+/// the pixel spacing (world units across and down): what the preview's
+/// analysis panel measures.
+pub struct Values {
+    pub values: Vec<f64>,
+    pub width: u32,
+    pub height: u32,
+    pub range: (f64, f64),
+    pub spacing: (f64, f64),
+}
+
+/// Evaluates what `args` describes, frame 0, without turning it into
+/// pixels.
+pub fn values(args: &RenderArgs, stop: &dyn Fn() -> bool) -> Result<Values, MemoryError> {
+    let plan = Plan::new(args).map_err(MemoryError::Usage)?;
+    plan.check_memory().map_err(MemoryError::Failed)?;
+    Ok(Values {
+        values: frames::values(&plan, stop)?,
+        width: plan.width,
+        height: plan.height,
+        range: plan.field.range(),
+        spacing: (plan.x.step.value(), plan.y.step.value()),
+    })
+}
+
+/// Every resolved choice of what `args` describes, as `--save-config`
+/// would write it, without rendering.
+pub fn resolve(args: &RenderArgs) -> Result<Look, String> {
+    Plan::new(args).map(|p| p.look)
 }

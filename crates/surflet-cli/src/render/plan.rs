@@ -80,6 +80,8 @@ pub(super) struct Plan {
     pub quiet: bool,
     /// Where --save-config writes, and what: every resolved choice.
     pub save_config: Option<(PathBuf, Look)>,
+    /// Every resolved choice, as --save-config would write it.
+    pub look: Look,
 }
 
 /// The first of several options that was given, for messages.
@@ -303,7 +305,8 @@ impl Plan {
             timing: Timing { fps },
             overwrite: !args.no_clobber,
             quiet: args.quiet,
-            save_config: args.stack.save_config.clone().map(|p| (p, saved)),
+            save_config: args.stack.save_config.clone().map(|p| (p, saved.clone())),
+            look: saved,
         };
         if matches!(plan.range, Range::Documented) && !matches!(plan.content, Content::Float) {
             let (lo, hi) = plan.field.range();

@@ -13,4 +13,5 @@ mod gallery;
 mod graph;
 mod render;
 mod sample;
+mod serve;
 mod stack;

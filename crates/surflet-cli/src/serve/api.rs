@@ -1,0 +1,474 @@
+//! The HTTP side: routes, the Host check, the limits, and the handlers.
+//!
+//! Each computing handler takes a permit from a bounded pool (503 when
+//! none is free), runs on tokio's blocking threads (the kernels spread over
+//! rayon's), and checks a stop flag between bands of rows: the flag is
+//! raised when the deadline passes (504) or when the client goes away (the
+//! handler's future is dropped), so stale previews stop computing.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use surflet::{CellularDistance, CellularReturn, FractalKind, Graph, NoiseKind, WarpKind};
+use tokio::sync::Semaphore;
+
+use super::export;
+use super::limits::{Limits, Refusal};
+use crate::analyze::spectrum;
+use crate::look::Look;
+use crate::render::{self, MemoryError, RenderArgs};
+use crate::stack_args::{Base, StackArgs};
+use crate::stack_field::StackField;
+use crate::units::Size;
+
+const PAGE: &str = include_str!("page/index.html");
+const SCRIPT: &str = include_str!("page/app.js");
+const STYLE: &str = include_str!("page/style.css");
+
+/// What every handler shares.
+#[derive(Clone)]
+struct Shared {
+    addr: SocketAddr,
+    limits: Arc<Limits>,
+    permits: Arc<Semaphore>,
+}
+
+/// The server's routes and layers.
+pub fn router(addr: SocketAddr, limits: Limits) -> Router {
+    let shared = Shared {
+        addr,
+        permits: Arc::new(Semaphore::new(limits.max_renders)),
+        limits: Arc::new(limits),
+    };
+    Router::new()
+        .route(
+            "/",
+            get(|| async { asset(PAGE, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { asset(SCRIPT, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { asset(STYLE, "text/css; charset=utf-8") }),
+        )
+        .route("/api/noises", get(noises))
+        .route("/api/render", post(render_png))
+        .route("/api/analyze", post(analyze))
+        .route("/api/export", post(export_config))
+        .route("/api/sample", post(sample))
+        .fallback(|| async { refuse((404, "no such page".into())) })
+        .layer(DefaultBodyLimit::max(shared.limits.max_body))
+        .layer(middleware::from_fn_with_state(shared.clone(), host_check))
+        .with_state(shared)
+}
+
+fn asset(text: &'static str, kind: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+/// An error answer: the status and `{"error": message}`.
+fn refuse((status, message): Refusal) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut response = (status, axum::Json(json!({ "error": message }))).into_response();
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    }
+    response
+}
+
+/// Whether `host` (a Host header) names this server: the bound address,
+/// localhost, 127.0.0.1 or [::1], with the bound port. Anything else may be
+/// a DNS rebinding attack: a page on another site whose name resolves here.
+pub(super) fn host_allowed(host: &str, addr: SocketAddr) -> bool {
+    let (name, port) = match host.rsplit_once(':') {
+        // An IPv6 literal without a port has colons only inside brackets.
+        Some((name, port)) if !port.contains(']') => (name, Some(port)),
+        _ => (host, None),
+    };
+    let port_ok = match port {
+        Some(p) => p.parse::<u16>() == Ok(addr.port()),
+        None => addr.port() == 80,
+    };
+    let bound = match addr.ip() {
+        std::net::IpAddr::V4(ip) => ip.to_string(),
+        std::net::IpAddr::V6(ip) => format!("[{ip}]"),
+    };
+    let name = name.to_ascii_lowercase();
+    port_ok && ["localhost", "127.0.0.1", "[::1]", bound.as_str()].contains(&name.as_str())
+}
+
+async fn host_check(State(shared): State<Shared>, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if !host_allowed(host, shared.addr) {
+        return refuse((
+            403,
+            format!("Host {host:?} is not this server's address; open the URL it printed"),
+        ));
+    }
+    next.run(request).await
+}
+
+/// `GET /api/noises`: everything the page builds its controls from.
+async fn noises(State(shared): State<Shared>) -> Response {
+    let names = |v: &[&str]| v.iter().map(|s| json!(s)).collect::<Vec<_>>();
+    let noises: Vec<Value> = NoiseKind::ALL
+        .iter()
+        .map(|k| {
+            json!({
+                "name": k.name(),
+                "periodic_dims": k.periodic_dims(),
+                "parameters": if *k == NoiseKind::Cellular {
+                    vec!["distance", "return", "jitter"]
+                } else {
+                    vec![]
+                },
+            })
+        })
+        .collect();
+    let max_octaves = shared.limits.max_octaves;
+    // `path` is where the value goes in the config document; `when` says
+    // which choices make the parameter apply.
+    let parameters = json!([
+        {"path": "noise", "group": "noise", "label": "noise", "type": "choice",
+         "choices": names(&NoiseKind::ALL.map(NoiseKind::name)), "default": "simplex"},
+        {"path": "seed", "group": "noise", "label": "seed", "type": "int",
+         "default": 0, "min": 0, "max": 9_007_199_254_740_991_u64},
+        {"path": "frequency", "group": "noise", "label": "frequency", "type": "number",
+         "default": 1.0, "min": 0.0625, "max": 16.0, "log": true},
+        {"path": "distance", "group": "noise", "label": "distance", "type": "choice",
+         "choices": names(&CellularDistance::ALL.map(CellularDistance::name)),
+         "default": "euclidean", "when": {"noise": ["cellular"]}},
+        {"path": "return", "group": "noise", "label": "return", "type": "choice",
+         "choices": names(&CellularReturn::ALL.map(CellularReturn::name)),
+         "default": "f1", "when": {"noise": ["cellular"]}},
+        {"path": "jitter", "group": "noise", "label": "jitter", "type": "number",
+         "default": 1.0, "min": 0.0, "max": 1.0, "when": {"noise": ["cellular"]}},
+        {"path": "period", "group": "noise", "label": "period (cells, x and y)",
+         "type": "period", "default": null, "min": 1, "max": surflet::MAX_PERIOD},
+        {"path": "fractal.kind", "group": "fractal", "label": "fractal", "type": "choice",
+         "choices": names(&FractalKind::ALL.map(FractalKind::name)), "default": "fbm"},
+        {"path": "fractal.octaves", "group": "fractal", "label": "octaves", "type": "int",
+         "default": 4, "min": 1, "max": max_octaves},
+        {"path": "fractal.lacunarity", "group": "fractal", "label": "lacunarity",
+         "type": "number", "default": 2.0, "min": 1.0, "max": 4.0},
+        {"path": "fractal.gain", "group": "fractal", "label": "gain", "type": "number",
+         "default": 0.5, "min": 0.0, "max": 1.0},
+        {"path": "fractal.offset", "group": "fractal", "label": "offset", "type": "number",
+         "default": FractalKind::Ridged.default_offset(), "min": 0.0, "max": 2.0,
+         "when": {"fractal.kind": ["ridged", "hybrid"]}},
+        {"path": "fractal.weight", "group": "fractal", "label": "weight", "type": "number",
+         "default": FractalKind::Ridged.default_weight(), "min": 0.0, "max": 4.0,
+         "when": {"fractal.kind": ["ridged"]}},
+        {"path": "warp.kind", "group": "warp", "label": "warp", "type": "choice",
+         "choices": names(&WarpKind::ALL.map(WarpKind::name)), "default": "single"},
+        {"path": "warp.amplitude", "group": "warp", "label": "warp amplitude",
+         "type": "number", "default": 1.0, "min": 0.0, "max": 4.0},
+        {"path": "warp.frequency", "group": "warp", "label": "warp frequency",
+         "type": "number", "default": 1.0, "min": 0.0625, "max": 16.0, "log": true},
+        {"path": "warp.seed", "group": "warp", "label": "warp seed", "type": "int",
+         "default": 1, "min": 0, "max": 9_007_199_254_740_991_u64},
+    ]);
+    axum::Json(json!({
+        "noises": noises,
+        "parameters": parameters,
+        "modes": ["gray", "ramp", "normal"],
+        "ramps": ["terrain", "gray"],
+        "limits": *shared.limits,
+        "version": env!("CARGO_PKG_VERSION"),
+    }))
+    .into_response()
+}
+
+/// What the computing endpoints take: a config (as JSON or TOML text), an
+/// expression that replaces its stack or graph, and a size.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Body {
+    config: Option<Value>,
+    toml: Option<String>,
+    expr: Option<String>,
+    size: Option<[u32; 2]>,
+    points: Option<Vec<Vec<f64>>>,
+    #[serde(default)]
+    gradient: bool,
+}
+
+/// A parsed, checked body.
+struct Description {
+    look: Option<Look>,
+    expr: Option<String>,
+    body: Body,
+}
+
+fn describe(bytes: &Bytes, limits: &Limits) -> Result<Description, Refusal> {
+    let mut body: Body =
+        serde_json::from_slice(bytes).map_err(|e| (400, format!("bad request body: {e}")))?;
+    let look = match (body.config.take(), body.toml.take()) {
+        (Some(_), Some(_)) => {
+            return Err((400, "give \"config\" or \"toml\", not both".into()));
+        }
+        (Some(v), None) => Some(Look::from_json(&v.to_string()).map_err(|e| (400, e))?),
+        (None, Some(t)) => Some(Look::from_toml(&t).map_err(|e| (400, e))?),
+        (None, None) => None,
+    };
+    let expr = body.expr.take();
+    let graph = match &expr {
+        Some(text) => Some(Graph::parse(text).map_err(|e| (400, format!("--expr: {e}")))?),
+        None => look.as_ref().and_then(|l| l.graph.clone()),
+    };
+    limits.description(look.as_ref(), graph.as_ref())?;
+    if body.points.is_none() {
+        let size = body
+            .size
+            .or_else(|| look.as_ref().and_then(|l| l.view.size))
+            .unwrap_or([512, 512]);
+        limits.size(size)?;
+    }
+    Ok(Description { look, expr, body })
+}
+
+impl Description {
+    /// The `surflet render` options this describes, writing PNG; a size
+    /// other than the config's shows the same view (`--same-view`).
+    fn render_args(&self, size: Option<[u32; 2]>) -> Result<RenderArgs, Refusal> {
+        let mut args = crate::parse_render(&["preview.png", "--quiet"]).map_err(|e| (500, e))?;
+        args.stack.doc = self.look.clone();
+        args.stack.expr = self.expr.clone();
+        if let Some([width, height]) = size {
+            args.size = Some(Size { width, height });
+            args.same_view = self.look.as_ref().is_some_and(|l| l.view.size.is_some());
+        }
+        Ok(args)
+    }
+}
+
+/// Runs `work` on a blocking thread under a permit, with a stop flag that
+/// the deadline and a vanished client raise.
+async fn compute<T: Send + 'static>(
+    shared: &Shared,
+    work: impl FnOnce(&dyn Fn() -> bool) -> Result<T, MemoryError> + Send + 'static,
+) -> Result<T, Refusal> {
+    let Ok(permit) = shared.permits.clone().try_acquire_owned() else {
+        return Err((
+            503,
+            format!(
+                "the server is computing {} requests already; try again",
+                shared.limits.max_renders
+            ),
+        ));
+    };
+    /// Raises the flag when the handler is dropped: the client is gone.
+    struct RaiseOnDrop(Arc<AtomicBool>);
+    impl Drop for RaiseOnDrop {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+    let gone = Arc::new(AtomicBool::new(false));
+    let _guard = RaiseOnDrop(gone.clone());
+    let timeout = shared.limits.timeout;
+    let deadline = Instant::now() + timeout;
+    let task = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let stop = || gone.load(Ordering::Relaxed) || Instant::now() >= deadline;
+        work(&stop)
+    });
+    match task.await {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(MemoryError::Usage(e))) => Err((400, e)),
+        Ok(Err(MemoryError::Stopped)) => Err((
+            504,
+            format!(
+                "the request took longer than this server's limit of {} s",
+                timeout.as_secs_f64()
+            ),
+        )),
+        Ok(Err(MemoryError::Failed(e))) => Err((500, e)),
+        Err(e) => Err((500, format!("the computation failed: {e}"))),
+    }
+}
+
+/// `POST /api/render`: the PNG `surflet render` writes for the description.
+async fn render_png(State(shared): State<Shared>, bytes: Bytes) -> Response {
+    let run = async {
+        let d = describe(&bytes, &shared.limits)?;
+        let args = d.render_args(d.body.size)?;
+        let image = compute(&shared, move |stop| render::to_memory(&args, stop)).await?;
+        Ok::<_, Refusal>(image.bytes)
+    };
+    match run.await {
+        Ok(png) => ([(header::CONTENT_TYPE, "image/png")], png).into_response(),
+        Err(e) => refuse(e),
+    }
+}
+
+/// `POST /api/analyze`: the measured range, a histogram and the radially
+/// averaged power spectrum of the values behind the pixels.
+async fn analyze(State(shared): State<Shared>, bytes: Bytes) -> Response {
+    let run = async {
+        let mut d = describe(&bytes, &shared.limits)?;
+        // The values, not the slopes of a normal map.
+        if let Some(look) = &mut d.look {
+            look.pixels = Default::default();
+        }
+        let args = d.render_args(d.body.size.or(Some([256, 256])))?;
+        let v = compute(&shared, move |stop| render::values(&args, stop)).await?;
+        let m = spectrum::moments(&v.values);
+        let (edges, counts) = spectrum::histogram(&v.values, &m, 64);
+        let n = v.width.min(v.height) as usize;
+        let square: Vec<f64> = (0..n * n)
+            .map(|k| v.values[(k / n) * v.width as usize + k % n])
+            .collect();
+        let power = spectrum::power_spectrum(&square, n, m.mean);
+        let a = spectrum::analyse(&power, n, v.spacing.0, v.spacing.1);
+        Ok::<_, Refusal>(json!({
+            "size": [v.width, v.height],
+            "derived_range": [v.range.0, v.range.1],
+            "min": m.min, "max": m.max, "mean": m.mean, "std": m.std,
+            "histogram": {"edges": edges, "counts": counts},
+            "spectrum": {"frequency": a.frequency, "power": a.power,
+                         "centroid": a.centroid, "peak": a.peak,
+                         "anisotropy": a.anisotropy},
+        }))
+    };
+    match run.await {
+        Ok(v) => axum::Json(v).into_response(),
+        Err(e) => refuse(e),
+    }
+}
+
+/// `POST /api/export`: the resolved config as TOML and JSON, its
+/// expression, and a `surflet render` command that reproduces it.
+async fn export_config(State(shared): State<Shared>, bytes: Bytes) -> Response {
+    let run = async {
+        let d = describe(&bytes, &shared.limits)?;
+        let args = d.render_args(d.body.size)?;
+        let look = compute(&shared, move |_| {
+            render::resolve(&args).map_err(MemoryError::Usage)
+        })
+        .await?;
+        export::all(&look).map_err(|e| (500, e))
+    };
+    match run.await {
+        Ok(v) => axum::Json(v).into_response(),
+        Err(e) => refuse(e),
+    }
+}
+
+/// `POST /api/sample`: values (and gradients) at points, in `f64`, as
+/// `surflet sample --config` prints them.
+async fn sample(State(shared): State<Shared>, bytes: Bytes) -> Response {
+    let run = async {
+        let mut d = describe(&bytes, &shared.limits)?;
+        let points = d.body.points.take().unwrap_or_default();
+        if points.len() > shared.limits.max_points {
+            return Err((
+                413,
+                format!(
+                    "{} points: this server takes at most {} a request",
+                    points.len(),
+                    shared.limits.max_points
+                ),
+            ));
+        }
+        let dims = points.first().map_or(2, Vec::len);
+        if !(1..=4).contains(&dims) || points.iter().any(|p| p.len() != dims) {
+            return Err((
+                400,
+                "points must all have the same number of coordinates, 1 to 4".into(),
+            ));
+        }
+        let args = StackArgs {
+            doc: d.look.take(),
+            expr: d.expr.take(),
+            ..StackArgs::default()
+        };
+        let gradient = d.body.gradient;
+        compute(&shared, move |stop| {
+            let r = args.resolve(&Base::default()).map_err(MemoryError::Usage)?;
+            let field = StackField::resolved(&r, dims).map_err(MemoryError::Usage)?;
+            let mut values = Vec::with_capacity(points.len());
+            let mut gradients = Vec::new();
+            for (i, p) in points.iter().enumerate() {
+                if i % 4096 == 0 && stop() {
+                    return Err(MemoryError::Stopped);
+                }
+                let e = field.eval(p, false, gradient);
+                values.push(e.value);
+                if gradient {
+                    gradients.push(e.gradient[..dims].to_vec());
+                }
+            }
+            Ok(if gradient {
+                json!({"dims": dims, "values": values, "gradients": gradients})
+            } else {
+                json!({"dims": dims, "values": values})
+            })
+        })
+        .await
+    };
+    match run.await {
+        Ok(v) => axum::Json(v).into_response(),
+        Err(e) => refuse(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts() {
+        let v4: SocketAddr = "127.0.0.1:8123".parse().unwrap();
+        for ok in [
+            "127.0.0.1:8123",
+            "localhost:8123",
+            "LOCALHOST:8123",
+            "[::1]:8123",
+        ] {
+            assert!(host_allowed(ok, v4), "{ok}");
+        }
+        for bad in [
+            "evil.example:8123",
+            "127.0.0.1:8124",
+            "127.0.0.1",
+            "",
+            "localhost.evil.example:8123",
+            "127.0.0.1:8123:8123",
+        ] {
+            assert!(!host_allowed(bad, v4), "{bad}");
+        }
+        let v6: SocketAddr = "[::1]:80".parse().unwrap();
+        assert!(host_allowed("[::1]", v6));
+        assert!(host_allowed("localhost", v6));
+        let any: SocketAddr = "192.168.1.5:9000".parse().unwrap();
+        assert!(host_allowed("192.168.1.5:9000", any));
+        assert!(!host_allowed("192.168.1.6:9000", any));
+    }
+}

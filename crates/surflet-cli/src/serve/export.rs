@@ -1,0 +1,222 @@
+//! A resolved config as everything the page exports: TOML, JSON, the
+//! expression, and a `surflet render` command line.
+//!
+//! The command is checked before it is offered: it is parsed as the binary
+//! would parse it and resolved again, and must give the same config. A
+//! render is a function of its config, size and format, so the command
+//! then renders the same pixels.
+
+use serde_json::{Value, json};
+use surflet::Graph;
+
+use crate::look::{Look, RangeSpec};
+use crate::render::{self, Mode};
+use crate::units::Ratio;
+
+/// What `POST /api/export` answers.
+pub fn all(look: &Look) -> Result<Value, String> {
+    let graph = look
+        .graph
+        .clone()
+        .unwrap_or_else(|| Graph::stack(look.stack.clone()));
+    let expr = graph.to_expr().ok();
+    let json_text = look.to_json()?;
+    let (command, note) = match command(look) {
+        Ok(c) => (Some(c), None),
+        Err(e) => (None, Some(e)),
+    };
+    Ok(json!({
+        "toml": look.to_toml()?,
+        "json": json_text,
+        "config": serde_json::from_str::<Value>(&json_text).map_err(|e| e.to_string())?,
+        "expr": expr,
+        "command": command,
+        "command_note": note,
+    }))
+}
+
+/// The output file the command writes.
+const OUTPUT: &str = "noise.png";
+
+/// A `surflet render` command that reproduces `look`, checked.
+pub fn command(look: &Look) -> Result<String, String> {
+    let args = arguments(look)?;
+    let strs: Vec<&str> = std::iter::once(OUTPUT)
+        .chain(args.iter().map(String::as_str))
+        .collect();
+    let parsed = crate::parse_render(&strs)?;
+    let again = render::resolve(&parsed)?;
+    if again != *look {
+        return Err(
+            "this config has keys that no flag sets; render it with --config and the TOML above"
+                .into(),
+        );
+    }
+    Ok(std::iter::once("surflet render".to_string())
+        .chain(strs.iter().map(|s| quote(s)))
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
+/// `s` quoted for a POSIX shell where it needs it.
+fn quote(s: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./,:=+#".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+fn ratio(r: Ratio) -> String {
+    if r.den == 1.0 {
+        format!("{}", r.num)
+    } else {
+        format!("{}/{}", r.num, r.den)
+    }
+}
+
+/// The flags for `look` (without OUTPUT).
+fn arguments(look: &Look) -> Result<Vec<String>, String> {
+    let mut a: Vec<String> = Vec::new();
+    if let Some(g) = &look.graph {
+        flag(&mut a, "--expr", g.to_expr().map_err(|e| e.to_string())?);
+    } else {
+        let s = &look.stack;
+        flag(&mut a, "--noise", s.noise.name().to_string());
+        flag(&mut a, "--seed", s.seed.to_string());
+        if s.frequency != 1.0 {
+            flag(&mut a, "--frequency", s.frequency.to_string());
+        }
+        if let Some(p) = &s.period {
+            flag(
+                &mut a,
+                "--period",
+                p.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+            );
+        }
+        if let Some(d) = s.distance {
+            flag(&mut a, "--distance", d.name().to_string());
+        }
+        if let Some(r) = s.ret {
+            flag(&mut a, "--return", r.name().to_string());
+        }
+        if let Some(j) = s.jitter {
+            flag(&mut a, "--jitter", j.to_string());
+        }
+        if let Some(f) = &s.fractal {
+            flag(&mut a, "--fractal", f.kind.name().to_string());
+            flag(&mut a, "--octaves", f.octaves.to_string());
+            if f.lacunarity != 2.0 {
+                flag(&mut a, "--lacunarity", f.lacunarity.to_string());
+            }
+            if f.gain != 0.5 {
+                flag(&mut a, "--gain", f.gain.to_string());
+            }
+            if f.amplitude != 1.0 {
+                flag(&mut a, "--amplitude", f.amplitude.to_string());
+            }
+            if !f.normalize {
+                a.push("--no-normalize".into());
+            }
+            if let Some(o) = f.offset {
+                flag(&mut a, "--offset", o.to_string());
+            }
+            if let Some(w) = f.weight {
+                flag(&mut a, "--weight", w.to_string());
+            }
+        }
+        if let Some(w) = &s.warp {
+            flag(&mut a, "--warp", w.kind.name().to_string());
+            if w.amplitude != 1.0 {
+                flag(&mut a, "--warp-amplitude", w.amplitude.to_string());
+            }
+            if let Some(f) = w.frequency {
+                flag(&mut a, "--warp-frequency", f.to_string());
+            }
+            if let Some(n) = w.noise {
+                flag(&mut a, "--warp-noise", n.name().to_string());
+            }
+            if let Some(seed) = w.seed {
+                flag(&mut a, "--warp-seed", seed.to_string());
+            }
+            if let Some(f) = &w.fractal {
+                flag(&mut a, "--warp-fractal", f.kind.name().to_string());
+                flag(&mut a, "--warp-octaves", f.octaves.to_string());
+                flag(&mut a, "--warp-lacunarity", f.lacunarity.to_string());
+                flag(&mut a, "--warp-gain", f.gain.to_string());
+            }
+        }
+    }
+    let v = &look.view;
+    if let Some([w, h]) = v.size {
+        flag(&mut a, "--size", format!("{w}x{h}"));
+    }
+    if let Some([x, y]) = v.origin
+        && [x, y] != [0.0, 0.0]
+    {
+        flag(&mut a, "--origin", format!("{x},{y}"));
+    }
+    if let Some([sx, sy]) = v.scale {
+        flag(&mut a, "--scale", format!("{},{}", ratio(sx), ratio(sy)));
+    }
+    if let Some(d) = v.dims
+        && d != 2
+    {
+        flag(&mut a, "--dims", d.to_string());
+    }
+    if let Some(z) = v.z {
+        flag(&mut a, "--z", z.to_string());
+    }
+    if let Some(w) = v.w {
+        flag(&mut a, "--w", w.to_string());
+    }
+    let p = &look.pixels;
+    if let Some(mode) = p.mode
+        && mode != Mode::Gray
+    {
+        flag(
+            &mut a,
+            "--mode",
+            match mode {
+                Mode::Gray => "gray",
+                Mode::Ramp => "ramp",
+                Mode::Normal => "normal",
+            }
+            .to_string(),
+        );
+    }
+    if let Some(r) = &p.ramp {
+        flag(&mut a, "--ramp", r.clone());
+    }
+    match p.range {
+        Some(RangeSpec::Fixed(lo, hi)) => flag(&mut a, "--range", format!("{lo},{hi}")),
+        Some(RangeSpec::Auto) => a.push("--auto-range".into()),
+        Some(RangeSpec::Documented) | None => {}
+    }
+    if let Some(s) = p.normal_strength {
+        flag(&mut a, "--normal-strength", s.to_string());
+    }
+    if let Some(f) = p.normal_format
+        && f != crate::imaging::color::NormalFormat::OpenGl
+    {
+        flag(
+            &mut a,
+            "--normal-format",
+            match f {
+                crate::imaging::color::NormalFormat::OpenGl => "opengl",
+                crate::imaging::color::NormalFormat::DirectX => "directx",
+            }
+            .to_string(),
+        );
+    }
+    if look.animation.frames.is_some_and(|n| n > 1) {
+        return Err("the command line for animations is not generated here".into());
+    }
+    Ok(a)
+}
+
+fn flag(a: &mut Vec<String>, name: &str, value: String) {
+    a.push(name.to_string());
+    a.push(value);
+}

@@ -1,0 +1,145 @@
+//! What one request may ask of the server, and the checks.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use surflet::Graph;
+
+use crate::look::Look;
+
+/// The server's limits (documented in `surflet serve --help`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Limits {
+    /// Bytes of a request body (413 beyond).
+    pub max_body: usize,
+    /// Pixels per image side (413 beyond).
+    pub max_side: u32,
+    /// Points of one sample request (413 beyond).
+    pub max_points: usize,
+    /// Octaves of any fractal (400 beyond).
+    pub max_octaves: u32,
+    /// Depth of a graph (400 beyond).
+    pub max_depth: usize,
+    /// Requests computing at once (503 beyond).
+    pub max_renders: usize,
+    /// Time a request may compute (504 beyond).
+    #[serde(serialize_with = "seconds")]
+    pub timeout: Duration,
+}
+
+fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_body: 1 << 20,
+            max_side: 2048,
+            max_points: 65536,
+            max_octaves: 16,
+            max_depth: 32,
+            max_renders: 4,
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A refused request: the status and the message.
+pub type Refusal = (u16, String);
+
+impl Limits {
+    /// Checks an image size.
+    pub fn size(&self, [w, h]: [u32; 2]) -> Result<(), Refusal> {
+        if w == 0 || h == 0 {
+            return Err((400, "the image size must be at least 1x1".into()));
+        }
+        if w > self.max_side || h > self.max_side {
+            return Err((
+                413,
+                format!(
+                    "{w}x{h} is larger than this server renders: at most {} pixels per side",
+                    self.max_side
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the octaves and depth of a description.
+    pub fn description(&self, look: Option<&Look>, graph: Option<&Graph>) -> Result<(), Refusal> {
+        if let Some(g) = graph {
+            if g.depth() > self.max_depth {
+                return Err((
+                    400,
+                    format!(
+                        "the graph is {} nodes deep; this server takes at most {}",
+                        g.depth(),
+                        self.max_depth
+                    ),
+                ));
+            }
+            let form = serde_json::to_value(g).map_err(|e| (400, e.to_string()))?;
+            self.octaves_in(&form)?;
+        }
+        if let Some(look) = look {
+            let stack = &look.stack;
+            let octaves = [
+                stack.fractal.as_ref().map(|f| f.octaves),
+                stack
+                    .warp
+                    .as_ref()
+                    .and_then(|w| w.fractal.as_ref())
+                    .map(|f| f.octaves),
+            ];
+            for n in octaves.into_iter().flatten() {
+                self.octave_count(n)?;
+            }
+            if let Some(n) = look.animation.frames
+                && n > 1
+            {
+                return Err((
+                    400,
+                    format!("the server renders still images; this config has {n} frames"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn octave_count(&self, n: u32) -> Result<(), Refusal> {
+        if n > self.max_octaves {
+            return Err((
+                400,
+                format!(
+                    "{n} octaves: this server takes at most {}",
+                    self.max_octaves
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every `octaves` key of a graph's form, however deep.
+    fn octaves_in(&self, v: &serde_json::Value) -> Result<(), Refusal> {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    if k == "octaves"
+                        && let Some(n) = v.as_u64()
+                    {
+                        self.octave_count(u32::try_from(n).unwrap_or(u32::MAX))?;
+                    }
+                    self.octaves_in(v)?;
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for v in items {
+                    self.octaves_in(v)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}

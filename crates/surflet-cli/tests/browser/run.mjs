@@ -1,0 +1,213 @@
+// The browser test of `surflet serve`: headless Chromium (Debian's
+// `chromium`), driven through playwright-core, against the real server.
+//
+//   SURFLET_BIN=target/debug/surflet node run.mjs [SCREENSHOT.png]
+//
+// It checks that the page loads without console errors, that the preview is
+// not blank, that the seed and frequency controls change the image, that
+// the exported `surflet render` command renders the same pixels as the
+// preview, that the 3D view draws with WebGL, and that pan and zoom move the
+// view; then it saves a screenshot for the README.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../../../..');
+const bin = resolve(process.env.SURFLET_BIN || join(root, 'target/debug/surflet'));
+const shot = resolve(process.argv[2] || join(root, 'target/browser/serve.png'));
+const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+function startServer() {
+  const child = spawn(bin, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((ok, fail) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/listening on (http:\/\/\S+)/);
+      if (m) ok({ child, url: m[1] });
+    });
+    child.on('exit', (code) => fail(new Error(`surflet serve exited with ${code}: ${out}`)));
+  });
+}
+
+// Splits a POSIX shell command as the page quotes it: words, and
+// single-quoted words with '\'' for a quote.
+function shellWords(command) {
+  const words = [];
+  let word = null, i = 0;
+  while (i < command.length) {
+    const c = command[i];
+    if (c === "'") {
+      const end = command.indexOf("'", i + 1);
+      assert.ok(end > i, `unterminated quote in ${command}`);
+      word = (word ?? '') + command.slice(i + 1, end);
+      i = end + 1;
+    } else if (c === '\\') {
+      word = (word ?? '') + command[i + 1];
+      i += 2;
+    } else if (c === ' ') {
+      if (word !== null) words.push(word);
+      word = null;
+      i++;
+    } else {
+      word = (word ?? '') + c;
+      i++;
+    }
+  }
+  if (word !== null) words.push(word);
+  return words;
+}
+
+const decode = (bytes) => PNG.sync.read(Buffer.from(bytes));
+
+const { child, url } = await startServer();
+const browser = await chromium.launch({
+  executablePath: browserPath,
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+});
+const problems = [];
+try {
+  const page = await browser.newPage({ viewport: { width: 1240, height: 900 } });
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => {
+    // Aborted stale previews are the design, not a failure.
+    if (!/ERR_ABORTED/.test(r.failure()?.errorText ?? '')) problems.push(`request failed: ${r.url()}`);
+  });
+
+  const renders = () => page.evaluate(() => window.surflet.renders);
+  const settled = async (before) => {
+    await page.waitForFunction((n) => window.surflet.renders > n && !window.surflet.busy, before, { timeout: 60000 });
+  };
+  const preview = async () => Buffer.from(await page.evaluate(() => Array.from(window.surflet.lastPng)));
+  const status = () => page.textContent('#status');
+
+  await page.goto(url);
+  await settled(0);
+  assert.match(await status(), /rendered/, 'the first render reports success');
+
+  // The preview canvas holds an image, not one colour.
+  const spread = await page.evaluate(() => {
+    const c = document.getElementById('canvas');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let lo = 255, hi = 0;
+    for (let i = 0; i < d.length; i += 4) { lo = Math.min(lo, d[i]); hi = Math.max(hi, d[i]); }
+    return hi - lo;
+  });
+  assert.ok(spread > 100, `the preview is nearly blank (grey levels span ${spread})`);
+  const first = await preview();
+
+  // The seed, by keyboard in its number field.
+  let n = await renders();
+  await page.click('#param-seed');
+  await page.keyboard.press('ArrowUp');
+  await settled(n);
+  const seeded = await preview();
+  assert.ok(!seeded.equals(first), 'changing the seed changes the image');
+  assert.equal(await page.inputValue('#param-seed'), '1');
+
+  // The frequency, by keyboard on its slider.
+  n = await renders();
+  await page.focus('#param-frequency');
+  for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowRight');
+  await settled(n);
+  const faster = await preview();
+  assert.ok(!faster.equals(seeded), 'changing the frequency changes the image');
+
+  // A fractal in a colour ramp, panned by dragging and zoomed by the wheel.
+  n = await renders();
+  await page.check('#group-fractal');
+  await page.selectOption('#mode', 'ramp');
+  await settled(n);
+  n = await renders();
+  const box = await page.locator('#canvas').boundingBox();
+  await page.mouse.move(box.x + 300, box.y + 300);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 200, box.y + 250, { steps: 5 });
+  await page.mouse.up();
+  await page.mouse.wheel(0, -200);
+  await settled(n);
+  const where = await page.textContent('#where');
+  assert.doesNotMatch(where, /origin \(0\.0000, 0\.0000\)/, `panning moves the origin: ${where}`);
+
+  // The exported command renders exactly the preview's pixels.
+  const dir = mkdtempSync(join(tmpdir(), 'surflet-browser-'));
+  for (const mode of ['ramp', 'normal', 'gray']) {
+    n = await renders();
+    if (mode !== 'ramp') {
+      await page.selectOption('#mode', mode);
+      await settled(n);
+    }
+    await page.evaluate(() => { document.getElementById('export').value = ''; });
+    await page.click('[data-export=command]');
+    await page.waitForFunction(() => document.getElementById('export').value.startsWith('surflet render'));
+    const command = await page.inputValue('#export');
+    const words = shellWords(command);
+    assert.equal(words[0], 'surflet');
+    const out = join(dir, `${mode}.png`);
+    const args = words.slice(1).map((w) => (w === 'noise.png' ? out : w));
+    execFileSync(bin, args, { stdio: 'inherit' });
+    const cli = decode(readFileSync(out));
+    const shown = decode(await preview());
+    assert.equal(cli.width, shown.width);
+    assert.equal(cli.height, shown.height);
+    assert.ok(cli.data.equals(shown.data), `${mode}: the command's pixels differ from the preview's (${command})`);
+    console.log(`ok: ${mode} preview = ${command}`);
+  }
+
+  // TOML export, then import of the same text, renders the same image.
+  await page.click('[data-export=toml]');
+  await page.waitForFunction(() => document.getElementById('export').value.startsWith('version = 2'));
+  const toml = await page.inputValue('#export');
+  const before = await preview();
+  n = await renders();
+  await page.fill('#import', toml);
+  await page.click('#load');
+  await settled(n);
+  assert.ok((await preview()).equals(before), 'a loaded TOML export renders the same image');
+
+  // The 3D view: a WebGL context that draws something.
+  n = await renders();
+  await page.selectOption('#mode', '3d');
+  await settled(n);
+  const gl = await page.evaluate(() => {
+    const c = document.getElementById('gl');
+    const g = c.getContext('webgl', { preserveDrawingBuffer: true });
+    const px = new Uint8Array(c.width * c.height * 4);
+    g.readPixels(0, 0, c.width, c.height, g.RGBA, g.UNSIGNED_BYTE, px);
+    const colours = new Set();
+    for (let i = 0; i < px.length; i += 4 * 97) colours.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
+    return { frames: window.surflet.glFrames, colours: colours.size };
+  });
+  assert.ok(gl.frames >= 1, 'the 3D view drew a frame');
+  assert.ok(gl.colours > 50, `the 3D view is nearly blank (${gl.colours} colours)`);
+
+  // The screenshot for the README: a warped ridged fractal in a colour
+  // ramp, loaded as a pasted TOML config.
+  n = await renders();
+  await page.fill('#import', [
+    'version = 2', 'noise = "simplex"', 'seed = 7', 'frequency = 0.75',
+    '[fractal]', 'kind = "ridged"', 'octaves = 6',
+    '[warp]', 'amplitude = 0.35',
+    '[view]', 'size = [512, 512]', 'origin = [3.0, 1.0]', 'scale = "1/128"',
+    '[pixels]', 'mode = "ramp"', 'ramp = "terrain"', 'range = "auto"',
+  ].join('\n'));
+  await page.click('#load');
+  await settled(n);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  mkdirSync(dirname(shot), { recursive: true });
+  await page.screenshot({ path: shot, fullPage: true });
+  console.log(`screenshot: ${shot}`);
+
+  assert.deepEqual(problems, [], 'the page logged no errors');
+} finally {
+  await browser.close();
+  child.kill('SIGTERM');
+}
+console.log('browser test passed');
