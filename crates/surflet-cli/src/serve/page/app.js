@@ -4,6 +4,9 @@
 'use strict';
 
 const W = 512, H = 512;
+// The tiled view draws three whole-pixel tiles a side, unscaled, so that
+// the only seams it shows are the noise's.
+const TILE = Math.floor(W / 3);
 const DEFAULT_SCALE = 1 / 64;
 const $ = (id) => document.getElementById(id);
 
@@ -218,7 +221,7 @@ function draw(bitmap) {
   ctx.imageSmoothingEnabled = true;
   ctx.clearRect(0, 0, W, H);
   if (state.mode === 'tiled') {
-    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) ctx.drawImage(bitmap, i * W / 3, j * H / 3, W / 3, H / 3);
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) ctx.drawImage(bitmap, i * TILE, j * TILE, TILE, TILE);
   } else {
     ctx.drawImage(bitmap, 0, 0, W, H);
   }
@@ -248,14 +251,15 @@ async function refresh() {
       const quickBitmap = await createImageBitmap(await quick.blob());
       if (mine !== generation) return;
       draw(quickBitmap);
-      const full = await post('/api/render', { ...b, size: [W, H] }, signal);
+      const size = state.mode === 'tiled' ? [TILE, TILE] : [W, H];
+      const full = await post('/api/render', { ...b, size }, signal);
       const bytes = new Uint8Array(await full.arrayBuffer());
       const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
       if (mine !== generation) return;
       draw(bitmap);
       lastBitmap = bitmap;
       surflet.lastPng = bytes;
-      surflet.lastBody = { ...b, size: [W, H] };
+      surflet.lastBody = { ...b, size };
     }
     surflet.renders++;
     setStatus(`rendered in ${Math.round(performance.now() - started)} ms`);
@@ -357,7 +361,7 @@ function terrain(t) {
 function buildMesh(heights) {
   const N = MESH, pos = [], nor = [], col = [], idx = [];
   const h = (i, j) => heights[Math.min(N - 1, Math.max(0, j)) * N + Math.min(N - 1, Math.max(0, i))];
-  const k = 0.35;
+  const k = 0.22;
   for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
     const t = h(i, j);
     pos.push(i / (N - 1) * 2 - 1, t * k, j / (N - 1) * 2 - 1);
@@ -379,7 +383,7 @@ function buildMesh(heights) {
 
 function drawGl() {
   if (!gl || !glCount) return;
-  const cy = Math.cos(yaw), sy = Math.sin(yaw), cp = Math.cos(pitch), sp = Math.sin(pitch), s = 0.62;
+  const cy = Math.cos(yaw), sy = Math.sin(yaw), cp = Math.cos(pitch), sp = Math.sin(pitch), s = 0.68;
   // Orthographic: turn about y, tilt about x, scale into the clip cube.
   const m = new Float32Array([
     s * cy, s * sy * sp, -s * sy * cp * 0.5, 0,
@@ -435,7 +439,7 @@ function wirePanZoom() {
   canvas.addEventListener('pointermove', (e) => {
     if (!drag) return;
     const per = tiling() ? state.period[0] / (state.values.frequency * W) : state.scale;
-    const tile = state.mode === 'tiled' ? 3 : 1;
+    const tile = state.mode === 'tiled' ? W / TILE : 1;
     state.origin = [drag.origin[0] - (e.clientX - drag.x) * per * tile, drag.origin[1] - (e.clientY - drag.y) * per * tile];
     schedule();
   });
