@@ -98,9 +98,10 @@ fn refuse((status, message): Refusal) -> Response {
     response
 }
 
-/// Whether `host` (a Host header) names this server: the bound address,
-/// localhost, 127.0.0.1 or [::1], with the bound port. Anything else may be
-/// a DNS rebinding attack: a page on another site whose name resolves here.
+/// Whether `host` (a Host header) names this server: `localhost` or an IP
+/// address, with the bound port. A DNS rebinding attack (a page on another
+/// site whose name is made to resolve here) sends its own host name, never
+/// an address; an address is how other machines reach `--bind 0.0.0.0`.
 pub(super) fn host_allowed(host: &str, addr: SocketAddr) -> bool {
     let (name, port) = match host.rsplit_once(':') {
         // An IPv6 literal without a port has colons only inside brackets.
@@ -111,12 +112,11 @@ pub(super) fn host_allowed(host: &str, addr: SocketAddr) -> bool {
         Some(p) => p.parse::<u16>() == Ok(addr.port()),
         None => addr.port() == 80,
     };
-    let bound = match addr.ip() {
-        std::net::IpAddr::V4(ip) => ip.to_string(),
-        std::net::IpAddr::V6(ip) => format!("[{ip}]"),
+    let address = match name.strip_prefix('[').and_then(|n| n.strip_suffix(']')) {
+        Some(v6) => v6.parse::<std::net::Ipv6Addr>().is_ok(),
+        None => name.parse::<std::net::Ipv4Addr>().is_ok(),
     };
-    let name = name.to_ascii_lowercase();
-    port_ok && ["localhost", "127.0.0.1", "[::1]", bound.as_str()].contains(&name.as_str())
+    port_ok && (name.eq_ignore_ascii_case("localhost") || address)
 }
 
 async fn host_check(State(shared): State<Shared>, request: Request, next: Next) -> Response {
@@ -128,7 +128,10 @@ async fn host_check(State(shared): State<Shared>, request: Request, next: Next) 
     if !host_allowed(host, shared.addr) {
         return refuse((
             403,
-            format!("Host {host:?} is not this server's address; open the URL it printed"),
+            format!(
+                "Host {host:?} is not this server: use localhost or an IP address, with the port \
+                 it printed"
+            ),
         ));
     }
     next.run(request).await
@@ -467,8 +470,11 @@ mod tests {
         let v6: SocketAddr = "[::1]:80".parse().unwrap();
         assert!(host_allowed("[::1]", v6));
         assert!(host_allowed("localhost", v6));
-        let any: SocketAddr = "192.168.1.5:9000".parse().unwrap();
+        // Other machines reach --bind 0.0.0.0 by an address.
+        let any: SocketAddr = "0.0.0.0:9000".parse().unwrap();
         assert!(host_allowed("192.168.1.5:9000", any));
-        assert!(!host_allowed("192.168.1.6:9000", any));
+        assert!(!host_allowed("my-desktop.example:9000", any));
+        assert!(!host_allowed("192.168.1.5:9001", any));
+        assert!(!host_allowed("[::1:9000", any));
     }
 }

@@ -52,8 +52,8 @@ LIMITS (answered with the status in brackets)
   graph depth       32                            [400]
   time              --timeout seconds a request   [504]
   renders at once   --max-renders                 [503, Retry-After: 1]
-  Host header       the bound address, localhost,
-                    127.0.0.1 or [::1], with the port [403]
+  Host header       localhost or an IP address, with the
+                    bound port (DNS rebinding sends a name) [403]
   Bad JSON or a bad description gets 400 with the message the CLI prints.";
 
 fn parse_timeout(s: &str) -> Result<Duration, String> {
