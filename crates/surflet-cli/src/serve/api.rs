@@ -340,25 +340,36 @@ async fn analyze(State(shared): State<Shared>, bytes: Bytes) -> Response {
         if let Some(look) = &mut d.look {
             look.pixels = Default::default();
         }
-        let args = d.render_args(d.body.size.or(Some([256, 256])))?;
-        let v = compute(&shared, move |stop| render::values(&args, stop)).await?;
-        let m = spectrum::moments(&v.values);
-        let (edges, counts) = spectrum::histogram(&v.values, &m, 64);
-        let n = v.width.min(v.height) as usize;
-        let square: Vec<f64> = (0..n * n)
-            .map(|k| v.values[(k / n) * v.width as usize + k % n])
-            .collect();
-        let power = spectrum::power_spectrum(&square, n, m.mean);
-        let a = spectrum::analyse(&power, n, v.spacing.0, v.spacing.1);
-        Ok::<_, Refusal>(json!({
-            "size": [v.width, v.height],
-            "derived_range": [v.range.0, v.range.1],
-            "min": m.min, "max": m.max, "mean": m.mean, "std": m.std,
-            "histogram": {"edges": edges, "counts": counts},
-            "spectrum": {"frequency": a.frequency, "power": a.power,
-                         "centroid": a.centroid, "peak": a.peak,
-                         "anisotropy": a.anisotropy},
-        }))
+        let mut args = d.render_args(d.body.size.or(Some([256, 256])))?;
+        // Measured, so that a graph with an unbounded derived range (a
+        // division) can be measured too.
+        args.auto_range = true;
+        // The measuring runs under the permit and off the async threads
+        // too: an FFT of a 2048² slice takes a while.
+        compute(&shared, move |stop| {
+            let v = render::values(&args, stop)?;
+            let m = spectrum::moments(&v.values);
+            let (edges, counts) = spectrum::histogram(&v.values, &m, 64);
+            let n = v.width.min(v.height) as usize;
+            let square: Vec<f64> = (0..n * n)
+                .map(|k| v.values[(k / n) * v.width as usize + k % n])
+                .collect();
+            if stop() {
+                return Err(MemoryError::Stopped);
+            }
+            let power = spectrum::power_spectrum(&square, n, m.mean);
+            let a = spectrum::analyse(&power, n, v.spacing.0, v.spacing.1);
+            Ok(json!({
+                "size": [v.width, v.height],
+                "derived_range": [v.range.0, v.range.1],
+                "min": m.min, "max": m.max, "mean": m.mean, "std": m.std,
+                "histogram": {"edges": edges, "counts": counts},
+                "spectrum": {"frequency": a.frequency, "power": a.power,
+                             "centroid": a.centroid, "peak": a.peak,
+                             "anisotropy": a.anisotropy},
+            }))
+        })
+        .await
     };
     match run.await {
         Ok(v) => axum::Json(v).into_response(),

@@ -393,6 +393,22 @@ fn analysis_measures_the_values() {
     let (min, max) = (a["min"].as_f64().unwrap(), a["max"].as_f64().unwrap());
     assert!(lo <= min && min < max && max <= hi, "{a}");
     assert!(a["spectrum"]["power"].as_array().unwrap().len() > 10);
+    // A graph whose derived range is unbounded is still measured.
+    let a = s.json(
+        "/api/analyze",
+        // Off the lattice points, where perlin() is 0 and the value infinite.
+        &json!({"expr": "1 / perlin()", "size": [32, 32],
+                "config": {"version": 2, "view": {"origin": [0.3, 0.7]}}}),
+    );
+    // JSON has no infinity: serde_json writes null.
+    assert!(
+        a["derived_range"][0].is_null() && a["derived_range"][1].is_null(),
+        "{a}"
+    );
+    assert!(
+        a["min"].as_f64().unwrap() < a["max"].as_f64().unwrap(),
+        "{a}"
+    );
 }
 
 #[test]
