@@ -224,6 +224,11 @@ mod named {
     }
 }
 
+/// A ratio as `NUM/DEN`, as configs write a fraction and `--scale` reads it.
+pub fn ratio_text(r: Ratio) -> String {
+    ratio_format::text(r)
+}
+
 /// A ratio as a number, or as a string `"NUM/DEN"` that keeps the two apart
 /// so that `i*NUM/DEN` is rounded once, as on the command line.
 mod ratio_format {

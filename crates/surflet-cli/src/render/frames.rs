@@ -246,6 +246,17 @@ fn open_sink<'w, W: Write + std::io::Seek + 'w>(
     }
 }
 
+/// The x coordinate of each column, and a frame buffer.
+fn buffers(plan: &Plan) -> Result<(Vec<f64>, Vec<f64>), Stop> {
+    let xs: Vec<f64> = (0..u64::from(plan.width)).map(|i| plan.x.at(i)).collect();
+    let mut frame = Vec::new();
+    resize(
+        &mut frame,
+        plan.width as usize * plan.height as usize * plan.channels(),
+    )?;
+    Ok((xs, frame))
+}
+
 /// Renders every frame and encodes it to `file`, stopping at Ctrl-C.
 pub(super) fn render(plan: &Plan, file: &std::fs::File, progress: &Progress) -> Result<(), Stop> {
     render_into(plan, Guarded(file), progress, &output::interrupted)
@@ -259,10 +270,7 @@ pub(super) fn render_into<W: Write + std::io::Seek>(
     progress: &Progress,
     stop: &dyn Fn() -> bool,
 ) -> Result<(), Stop> {
-    let width = plan.width as usize;
-    let xs: Vec<f64> = (0..u64::from(plan.width)).map(|i| plan.x.at(i)).collect();
-    let mut frame = Vec::new();
-    resize(&mut frame, width * plan.height as usize * plan.channels())?;
+    let (xs, mut frame) = buffers(plan)?;
     let mut finished = Finished::default();
     let write_err = |e: std::io::Error| {
         if stop() {
@@ -305,10 +313,7 @@ pub(super) fn render_into<W: Write + std::io::Seek>(
 /// The raw values of frame 0 (or its two pixel-space slopes per pixel for
 /// a normal map), as the pixels are made from them.
 pub(super) fn values(plan: &Plan, stop: &dyn Fn() -> bool) -> Result<Vec<f64>, Stop> {
-    let width = plan.width as usize;
-    let xs: Vec<f64> = (0..u64::from(plan.width)).map(|i| plan.x.at(i)).collect();
-    let mut frame = Vec::new();
-    resize(&mut frame, width * plan.height as usize * plan.channels())?;
+    let (xs, mut frame) = buffers(plan)?;
     render_frame(plan, &xs, 0, &mut frame, &Progress::new(0, true), stop)?;
     Ok(frame)
 }

@@ -20,7 +20,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use surflet::{CellularDistance, CellularReturn, FractalKind, Graph, NoiseKind, WarpKind};
+use surflet::{
+    Cellular, CellularDistance, CellularReturn, FractalDesc, FractalKind, Graph, NoiseKind, Stack,
+    WarpDesc, WarpKind,
+};
 use tokio::sync::Semaphore;
 
 use super::export;
@@ -143,45 +146,46 @@ async fn noises(State(shared): State<Shared>) -> Response {
     let noises: Vec<Value> = NoiseKind::ALL
         .iter()
         .map(|k| {
-            json!({
-                "name": k.name(),
-                "periodic_dims": k.periodic_dims(),
-                "parameters": if *k == NoiseKind::Cellular {
-                    vec!["distance", "return", "jitter"]
-                } else {
-                    vec![]
-                },
-            })
+            // Which parameters apply to a noise is in their `when`.
+            json!({"name": k.name(), "periodic_dims": k.periodic_dims()})
         })
         .collect();
     let max_octaves = shared.limits.max_octaves;
+    // The defaults are the library's, so the page starts where a config
+    // without the key would.
+    let (stack, fractal, warp) = (
+        Stack::default(),
+        FractalDesc::default(),
+        WarpDesc::default(),
+    );
+    let cellular = Cellular::DEFAULT;
     // `path` is where the value goes in the config document; `when` says
     // which choices make the parameter apply.
     let parameters = json!([
         {"path": "noise", "group": "noise", "label": "noise", "type": "choice",
-         "choices": names(&NoiseKind::ALL.map(NoiseKind::name)), "default": "simplex"},
+         "choices": names(&NoiseKind::ALL.map(NoiseKind::name)), "default": stack.noise.name()},
         {"path": "seed", "group": "noise", "label": "seed", "type": "int",
-         "default": 0, "min": 0, "max": 9_007_199_254_740_991_u64},
+         "default": stack.seed, "min": 0, "max": 9_007_199_254_740_991_u64},
         {"path": "frequency", "group": "noise", "label": "frequency", "type": "number",
-         "default": 1.0, "min": 0.0625, "max": 16.0, "log": true},
+         "default": stack.frequency, "min": 0.0625, "max": 16.0, "log": true},
         {"path": "distance", "group": "noise", "label": "distance", "type": "choice",
          "choices": names(&CellularDistance::ALL.map(CellularDistance::name)),
-         "default": "euclidean", "when": {"noise": ["cellular"]}},
+         "default": cellular.distance.name(), "when": {"noise": ["cellular"]}},
         {"path": "return", "group": "noise", "label": "return", "type": "choice",
          "choices": names(&CellularReturn::ALL.map(CellularReturn::name)),
-         "default": "f1", "when": {"noise": ["cellular"]}},
+         "default": cellular.ret.name(), "when": {"noise": ["cellular"]}},
         {"path": "jitter", "group": "noise", "label": "jitter", "type": "number",
-         "default": 1.0, "min": 0.0, "max": 1.0, "when": {"noise": ["cellular"]}},
+         "default": cellular.jitter(), "min": 0.0, "max": 1.0, "when": {"noise": ["cellular"]}},
         {"path": "period", "group": "noise", "label": "period (cells, x and y)",
          "type": "period", "default": null, "min": 1, "max": surflet::MAX_PERIOD},
         {"path": "fractal.kind", "group": "fractal", "label": "fractal", "type": "choice",
-         "choices": names(&FractalKind::ALL.map(FractalKind::name)), "default": "fbm"},
+         "choices": names(&FractalKind::ALL.map(FractalKind::name)), "default": fractal.kind.name()},
         {"path": "fractal.octaves", "group": "fractal", "label": "octaves", "type": "int",
-         "default": 4, "min": 1, "max": max_octaves},
+         "default": fractal.octaves, "min": 1, "max": max_octaves},
         {"path": "fractal.lacunarity", "group": "fractal", "label": "lacunarity",
-         "type": "number", "default": 2.0, "min": 1.0, "max": 4.0},
+         "type": "number", "default": fractal.lacunarity, "min": 1.0, "max": 4.0},
         {"path": "fractal.gain", "group": "fractal", "label": "gain", "type": "number",
-         "default": 0.5, "min": 0.0, "max": 1.0},
+         "default": fractal.gain, "min": 0.0, "max": 1.0},
         {"path": "fractal.offset", "group": "fractal", "label": "offset", "type": "number",
          "default": FractalKind::Ridged.default_offset(), "min": 0.0, "max": 2.0,
          "when": {"fractal.kind": ["ridged", "hybrid"]}},
@@ -189,9 +193,9 @@ async fn noises(State(shared): State<Shared>) -> Response {
          "default": FractalKind::Ridged.default_weight(), "min": 0.0, "max": 4.0,
          "when": {"fractal.kind": ["ridged"]}},
         {"path": "warp.kind", "group": "warp", "label": "warp", "type": "choice",
-         "choices": names(&WarpKind::ALL.map(WarpKind::name)), "default": "single"},
+         "choices": names(&WarpKind::ALL.map(WarpKind::name)), "default": warp.kind.name()},
         {"path": "warp.amplitude", "group": "warp", "label": "warp amplitude",
-         "type": "number", "default": 1.0, "min": 0.0, "max": 4.0},
+         "type": "number", "default": warp.amplitude, "min": 0.0, "max": 4.0},
         {"path": "warp.frequency", "group": "warp", "label": "warp frequency",
          "type": "number", "default": 1.0, "min": 0.0625, "max": 16.0, "log": true},
         {"path": "warp.seed", "group": "warp", "label": "warp seed", "type": "int",

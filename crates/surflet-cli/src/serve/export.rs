@@ -6,9 +6,11 @@
 //! render is a function of its config, size and format, so the command
 //! then renders the same pixels.
 
+use clap::ValueEnum;
 use serde_json::{Value, json};
-use surflet::Graph;
+use surflet::{FractalDesc, Graph, Stack, WarpDesc};
 
+use crate::imaging::color::NormalFormat;
 use crate::look::{Look, RangeSpec};
 use crate::render::{self, Mode};
 use crate::units::Ratio;
@@ -68,11 +70,39 @@ fn quote(s: &str) -> String {
     }
 }
 
+/// A ratio as `--scale` takes it, kept a fraction where it is one.
 fn ratio(r: Ratio) -> String {
     if r.den == 1.0 {
-        format!("{}", r.num)
+        r.num.to_string()
     } else {
-        format!("{}/{}", r.num, r.den)
+        crate::look::ratio_text(r)
+    }
+}
+
+/// A clap value's command-line name.
+fn name<T: ValueEnum>(v: T) -> String {
+    v.to_possible_value()
+        .expect("every variant has a name")
+        .get_name()
+        .to_string()
+}
+
+/// `--PREFIXfractal KIND --PREFIXoctaves N`, and the lacunarity and gain
+/// where they differ from the default: the flags the stack's fractal and
+/// its warp's share.
+fn fractal_flags(a: &mut Vec<String>, prefix: &str, f: &FractalDesc) {
+    let d = FractalDesc::default();
+    flag(a, &format!("--{prefix}fractal"), f.kind.name().to_string());
+    flag(a, &format!("--{prefix}octaves"), f.octaves.to_string());
+    if f.lacunarity != d.lacunarity {
+        flag(
+            a,
+            &format!("--{prefix}lacunarity"),
+            f.lacunarity.to_string(),
+        );
+    }
+    if f.gain != d.gain {
+        flag(a, &format!("--{prefix}gain"), f.gain.to_string());
     }
 }
 
@@ -85,7 +115,7 @@ fn arguments(look: &Look) -> Result<Vec<String>, String> {
         let s = &look.stack;
         flag(&mut a, "--noise", s.noise.name().to_string());
         flag(&mut a, "--seed", s.seed.to_string());
-        if s.frequency != 1.0 {
+        if s.frequency != Stack::default().frequency {
             flag(&mut a, "--frequency", s.frequency.to_string());
         }
         if let Some(p) = &s.period {
@@ -105,15 +135,8 @@ fn arguments(look: &Look) -> Result<Vec<String>, String> {
             flag(&mut a, "--jitter", j.to_string());
         }
         if let Some(f) = &s.fractal {
-            flag(&mut a, "--fractal", f.kind.name().to_string());
-            flag(&mut a, "--octaves", f.octaves.to_string());
-            if f.lacunarity != 2.0 {
-                flag(&mut a, "--lacunarity", f.lacunarity.to_string());
-            }
-            if f.gain != 0.5 {
-                flag(&mut a, "--gain", f.gain.to_string());
-            }
-            if f.amplitude != 1.0 {
+            fractal_flags(&mut a, "", f);
+            if f.amplitude != FractalDesc::default().amplitude {
                 flag(&mut a, "--amplitude", f.amplitude.to_string());
             }
             if !f.normalize {
@@ -126,9 +149,12 @@ fn arguments(look: &Look) -> Result<Vec<String>, String> {
                 flag(&mut a, "--weight", w.to_string());
             }
         }
+        // The warp fractal's amplitude, offset, weight and normalisation
+        // have no flags: a config that sets them gets no command (the check
+        // in `command` finds the difference).
         if let Some(w) = &s.warp {
             flag(&mut a, "--warp", w.kind.name().to_string());
-            if w.amplitude != 1.0 {
+            if w.amplitude != WarpDesc::default().amplitude {
                 flag(&mut a, "--warp-amplitude", w.amplitude.to_string());
             }
             if let Some(f) = w.frequency {
@@ -141,10 +167,7 @@ fn arguments(look: &Look) -> Result<Vec<String>, String> {
                 flag(&mut a, "--warp-seed", seed.to_string());
             }
             if let Some(f) = &w.fractal {
-                flag(&mut a, "--warp-fractal", f.kind.name().to_string());
-                flag(&mut a, "--warp-octaves", f.octaves.to_string());
-                flag(&mut a, "--warp-lacunarity", f.lacunarity.to_string());
-                flag(&mut a, "--warp-gain", f.gain.to_string());
+                fractal_flags(&mut a, "warp-", f);
             }
         }
     }
@@ -175,16 +198,7 @@ fn arguments(look: &Look) -> Result<Vec<String>, String> {
     if let Some(mode) = p.mode
         && mode != Mode::Gray
     {
-        flag(
-            &mut a,
-            "--mode",
-            match mode {
-                Mode::Gray => "gray",
-                Mode::Ramp => "ramp",
-                Mode::Normal => "normal",
-            }
-            .to_string(),
-        );
+        flag(&mut a, "--mode", name(mode));
     }
     if let Some(r) = &p.ramp {
         flag(&mut a, "--ramp", r.clone());
@@ -198,17 +212,9 @@ fn arguments(look: &Look) -> Result<Vec<String>, String> {
         flag(&mut a, "--normal-strength", s.to_string());
     }
     if let Some(f) = p.normal_format
-        && f != crate::imaging::color::NormalFormat::OpenGl
+        && f != NormalFormat::OpenGl
     {
-        flag(
-            &mut a,
-            "--normal-format",
-            match f {
-                crate::imaging::color::NormalFormat::OpenGl => "opengl",
-                crate::imaging::color::NormalFormat::DirectX => "directx",
-            }
-            .to_string(),
-        );
+        flag(&mut a, "--normal-format", name(f));
     }
     if look.animation.frames.is_some_and(|n| n > 1) {
         return Err("the command line for animations is not generated here".into());

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use serde::Serialize;
-use surflet::Graph;
+use surflet::{Graph, Stack};
 
 use crate::look::Look;
 
@@ -79,22 +79,10 @@ impl Limits {
                     ),
                 ));
             }
-            let form = serde_json::to_value(g).map_err(|e| (400, e.to_string()))?;
-            self.octaves_in(&form)?;
+            self.graph_octaves(g)?;
         }
         if let Some(look) = look {
-            let stack = &look.stack;
-            let octaves = [
-                stack.fractal.as_ref().map(|f| f.octaves),
-                stack
-                    .warp
-                    .as_ref()
-                    .and_then(|w| w.fractal.as_ref())
-                    .map(|f| f.octaves),
-            ];
-            for n in octaves.into_iter().flatten() {
-                self.octave_count(n)?;
-            }
+            self.stack_octaves(&look.stack)?;
             if let Some(n) = look.animation.frames
                 && n > 1
             {
@@ -107,6 +95,28 @@ impl Limits {
         Ok(())
     }
 
+    /// The octaves of a stack's fractal and of its warp's.
+    fn stack_octaves(&self, stack: &Stack) -> Result<(), Refusal> {
+        let warp = stack.warp.as_ref().and_then(|w| w.fractal.as_ref());
+        for f in stack.fractal.iter().chain(warp) {
+            self.octave_count(f.octaves)?;
+        }
+        Ok(())
+    }
+
+    /// Every stack leaf's octaves, and `distort`'s turbulence octaves
+    /// (its roughness), however deep.
+    fn graph_octaves(&self, g: &Graph) -> Result<(), Refusal> {
+        match g {
+            Graph::Stack(stack) => self.stack_octaves(stack)?,
+            Graph::Distort { roughness, .. } => self.octave_count(*roughness)?,
+            _ => {}
+        }
+        g.children()
+            .into_iter()
+            .try_for_each(|c| self.graph_octaves(c))
+    }
+
     fn octave_count(&self, n: u32) -> Result<(), Refusal> {
         if n > self.max_octaves {
             return Err((
@@ -116,29 +126,6 @@ impl Limits {
                     self.max_octaves
                 ),
             ));
-        }
-        Ok(())
-    }
-
-    /// Every `octaves` key of a graph's form, however deep.
-    fn octaves_in(&self, v: &serde_json::Value) -> Result<(), Refusal> {
-        match v {
-            serde_json::Value::Object(map) => {
-                for (k, v) in map {
-                    if k == "octaves"
-                        && let Some(n) = v.as_u64()
-                    {
-                        self.octave_count(u32::try_from(n).unwrap_or(u32::MAX))?;
-                    }
-                    self.octaves_in(v)?;
-                }
-            }
-            serde_json::Value::Array(items) => {
-                for v in items {
-                    self.octaves_in(v)?;
-                }
-            }
-            _ => {}
         }
         Ok(())
     }

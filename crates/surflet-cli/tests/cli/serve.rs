@@ -491,6 +491,12 @@ fn limits_answer_with_their_statuses() {
         br#"{"expr": "fbm(perlin(), octaves=17) + 1"}"#,
     );
     assert_eq!((status, m.contains("at most 16")), (400, true), "{m}");
+    // distort's roughness is the octave count of its turbulence.
+    let (status, m) = s.refused(
+        "/api/render",
+        br#"{"expr": "distort(perlin(), power=0.1, roughness=20)"}"#,
+    );
+    assert_eq!((status, m.contains("at most 16")), (400, true), "{m}");
     let deep = format!("{}perlin(){}", "abs(".repeat(40), ")".repeat(40));
     let (status, m) = s.refused(
         "/api/render",

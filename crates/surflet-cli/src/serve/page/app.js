@@ -47,7 +47,7 @@ function sliderOf(p) {
   const toValue = (t) => {
     const u = t / 1000;
     const v = p.log ? lo * Math.pow(hi / lo, u) : lo + (hi - lo) * u;
-    return Number(v.toPrecision(p.log ? 3 : 3));
+    return Number(v.toPrecision(3));
   };
   const toPos = (v) => 1000 * (p.log ? Math.log(v / lo) / Math.log(hi / lo) : (v - lo) / (hi - lo));
   return { toValue, toPos };
