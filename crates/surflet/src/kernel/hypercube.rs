@@ -82,27 +82,205 @@ pub(crate) fn axes<S: Simd, const D: usize, const PERIODIC: bool>(
     ax
 }
 
-/// What corner `c` (bit a set = far side on axis a) carries: its gradient
-/// (Perlin) or its value in entry 0 (value noise).
+/// The quantities of one x lattice position that every point of a cell
+/// row shares: the corners at that x position blended over the other axes.
+///
+/// A corner's ramp is `g · (p − corner) = g₀·d₀ + r` with `r` the sum over
+/// axes 1 to D − 1 and `d₀` the x offset. Blending over those axes first,
+/// and keeping the `r` part (`a`) apart from the `g₀` part (`b`), leaves
+/// the noise as `lerp(u₀, a₀ + b₀·d₀, a₁ + b₁·d₁)`: everything but the
+/// last step depends only on the x position and the point's other
+/// coordinates. Points and grids both compute the noise in this form, so a
+/// grid row computes [`Column`]s once per x position and the bits stay
+/// those of the point kernel.
+#[derive(Clone, Copy)]
+pub(crate) struct Column<S: Simd, const D: usize> {
+    /// The blended `r` (Perlin) or the blended lattice value.
+    pub a: S::F,
+    /// The blended x gradient component (Perlin only).
+    pub b: S::F,
+    /// ∂a/∂axis for axes 1 to D − 1 (entry 0 unused).
+    pub da: [S::F; D],
+    /// ∂b/∂axis for axes 1 to D − 1 (entry 0 unused; Perlin only).
+    pub db: [S::F; D],
+}
+
+/// The [`Column`] at the primed x lattice position `xp`, for the other
+/// axes of `ax`.
 #[inline(always)]
-pub(crate) fn corner<S: Simd, const D: usize, const PERLIN: bool>(
+pub(crate) fn column<S: Simd, const D: usize, const PERLIN: bool>(
     s: S,
     key: S::U,
-    lo: &[S::U; D],
-    hi: &[S::U; D],
-    c: usize,
-) -> [S::F; D] {
-    let mut h = key;
-    for a in 0..D {
-        h = s.u_xor(h, if c >> a & 1 == 1 { hi[a] } else { lo[a] });
+    xp: S::U,
+    ax: &Axes<S, D>,
+) -> Column<S, D> {
+    // Corners at this x position, indexed by their bits over axes 1..D
+    // (bit a − 1 set = far side on axis a).
+    let mut node = [Column::zero(s); 8];
+    let base = s.u_xor(key, xp);
+    for k in 0..(1usize << (D - 1)) {
+        let mut h = base;
+        for a in 1..D {
+            let far = k >> (a - 1) & 1 == 1;
+            h = s.u_xor(h, if far { ax.hi[a] } else { ax.lo[a] });
+        }
+        let h = lowbias32(s, h);
+        node[k] = if PERLIN {
+            Column::ramp(s, gradient::<S, D>(s, h), &ax.frac, k)
+        } else {
+            Column::value(s, lattice_value(s, h))
+        };
     }
-    let h = lowbias32(s, h);
-    if PERLIN {
-        gradient::<S, D>(s, h)
+    // Blend over axes 1..D; after each axis the remaining nodes are
+    // re-indexed by their bits above it.
+    let mut n = 1usize << (D - 1);
+    for a in 1..D {
+        n /= 2;
+        for m in 0..n {
+            node[m] =
+                Column::blend::<PERLIN>(s, a, &node[2 * m], &node[2 * m + 1], ax.u[a], ax.du[a]);
+        }
+    }
+    node[0]
+}
+
+impl<S: Simd, const D: usize> Column<S, D> {
+    #[inline(always)]
+    pub(crate) fn zero(s: S) -> Self {
+        let z = s.zero();
+        Column {
+            a: z,
+            b: z,
+            da: [z; D],
+            db: [z; D],
+        }
+    }
+
+    /// A value-noise corner.
+    #[inline(always)]
+    pub(crate) fn value(s: S, v: S::F) -> Self {
+        Column {
+            a: v,
+            ..Self::zero(s)
+        }
+    }
+
+    /// A Perlin corner with gradient `g` on the sides `k` (bit a − 1 set =
+    /// far side on axis a) of the axes after x: `a` is the ramp over those
+    /// axes, summed in axis order.
+    #[inline(always)]
+    pub(crate) fn ramp(s: S, g: [S::F; D], frac: &[S::F; D], k: usize) -> Self {
+        let mut r = s.zero();
+        for a in 1..D {
+            let d = if k >> (a - 1) & 1 == 1 {
+                s.sub(frac[a], s.c(1.0))
+            } else {
+                frac[a]
+            };
+            let t = s.mul(g[a], d);
+            r = if a == 1 { t } else { s.add(r, t) };
+        }
+        Column {
+            a: r,
+            b: g[0],
+            da: g,
+            db: [s.zero(); D],
+        }
+    }
+
+    /// Blends the near node `l` and far node `h` along axis `a` (≥ 1) with
+    /// fade `u` and its derivative `du`: `l + u (h − l)`, whose derivative
+    /// is `lerp(u, ∇l, ∇h)` plus `u′ (h − l)` along `a`. Nodes over axes
+    /// below `a` have zero derivative along the axes above it where their
+    /// corners do (value noise; Perlin's `b`), so those stay zero, skipped
+    /// at compile time.
+    #[inline(always)]
+    pub(crate) fn blend<const PERLIN: bool>(
+        s: S,
+        a: usize,
+        l: &Self,
+        h: &Self,
+        u: S::F,
+        du: S::F,
+    ) -> Self {
+        let mut out = Self::zero(s);
+        let diff = s.sub(h.a, l.a);
+        out.a = s.add(l.a, s.mul(u, diff));
+        for b in 1..D {
+            if !PERLIN && b > a {
+                continue;
+            }
+            out.da[b] = if !PERLIN && b == a {
+                s.mul(du, diff)
+            } else {
+                let g = s.add(l.da[b], s.mul(u, s.sub(h.da[b], l.da[b])));
+                if b == a { s.add(g, s.mul(du, diff)) } else { g }
+            };
+        }
+        if PERLIN {
+            let bdiff = s.sub(h.b, l.b);
+            for b in 1..a {
+                out.db[b] = s.add(l.db[b], s.mul(u, s.sub(h.db[b], l.db[b])));
+            }
+            // The corners' b are constants: along this axis only the
+            // fade's derivative moves it.
+            out.db[a] = s.mul(du, bdiff);
+            out.b = s.add(l.b, s.mul(u, bdiff));
+        }
+        out
+    }
+}
+
+/// The noise from the [`Column`]s of the cell's near (`c0`) and far (`c1`)
+/// x positions and the x fraction, fade and fade derivative: the value and
+/// its gradient, Perlin's scaled by `scale`, with NaN for non-finite input
+/// (`nan`).
+#[inline(always)]
+pub(crate) fn finish<S: Simd, const D: usize, const PERLIN: bool>(
+    s: S,
+    c0: &Column<S, D>,
+    c1: &Column<S, D>,
+    (frac, u, du): (S::F, S::F, S::F),
+    nan: S::F,
+    scale: f64,
+) -> (S::F, [S::F; D]) {
+    let zero = s.zero();
+    let d1 = s.sub(frac, s.c(1.0));
+    let (v0, v1) = match (PERLIN, D) {
+        (false, _) => (c0.a, c1.a),
+        (true, 1) => (s.mul(c0.b, frac), s.mul(c1.b, d1)),
+        (true, _) => (s.add(c0.a, s.mul(c0.b, frac)), s.add(c1.a, s.mul(c1.b, d1))),
+    };
+    let diff = s.sub(v1, v0);
+    let val = s.add(v0, s.mul(u, diff));
+    let mut g = [zero; D];
+    g[0] = if PERLIN {
+        s.add(s.add(c0.b, s.mul(u, s.sub(c1.b, c0.b))), s.mul(du, diff))
     } else {
-        let mut q = [s.zero(); D];
-        q[0] = lattice_value(s, h);
-        q
+        s.mul(du, diff)
+    };
+    for bi in 1..D {
+        let (w0, w1) = if PERLIN {
+            (
+                s.add(c0.da[bi], s.mul(c0.db[bi], frac)),
+                s.add(c1.da[bi], s.mul(c1.db[bi], d1)),
+            )
+        } else {
+            (c0.da[bi], c1.da[bi])
+        };
+        g[bi] = s.add(w0, s.mul(u, s.sub(w1, w0)));
+    }
+    if PERLIN {
+        let k = s.c(scale);
+        for bi in 0..D {
+            g[bi] = s.add(s.mul(g[bi], k), nan);
+        }
+        (s.add(s.mul(val, k), nan), g)
+    } else {
+        for bi in 0..D {
+            g[bi] = s.add(g[bi], nan);
+        }
+        (s.add(val, nan), g)
     }
 }
 
@@ -115,32 +293,51 @@ pub(crate) fn hypercube<S: Simd, const D: usize, const PERLIN: bool, const PERIO
     p: [S::F; D],
 ) -> (S::F, [S::F; D]) {
     let ax = axes::<S, D, PERIODIC>(s, field, p);
-    let mut q = [[s.zero(); D]; 16];
-    for c in 0..(1usize << D) {
-        q[c] = corner::<S, D, PERLIN>(s, field.key, &ax.lo, &ax.hi, c);
-    }
-    blend::<S, D, PERLIN>(s, &ax, &q, p)
+    let c0 = column::<S, D, PERLIN>(s, field.key, ax.lo[0], &ax);
+    let c1 = column::<S, D, PERLIN>(s, field.key, ax.hi[0], &ax);
+    finish::<S, D, PERLIN>(
+        s,
+        &c0,
+        &c1,
+        (ax.frac[0], ax.u[0], ax.du[0]),
+        poison(s, &p),
+        SCALE[D - 1],
+    )
 }
 
-/// Corner quantities shared between the lanes of consecutive vectors on one
-/// row of a grid: for the lane-0 cells `key`, the corners at the x lattice
-/// positions X, next(X) and next(next(X)) (X the x cell of lane 0), for each
-/// corner of the other axes.
+/// [`PERLIN_SCALE`] with the margin, as [`finish`] takes it.
+const SCALE: [f64; 4] = [
+    PERLIN_SCALE[0] * MARGIN,
+    PERLIN_SCALE[1] * MARGIN,
+    PERLIN_SCALE[2] * MARGIN,
+    PERLIN_SCALE[3] * MARGIN,
+];
+
+/// How many x lattice positions a [`RowCache`] holds at once.
+const WINDOW: usize = 16;
+
+/// [`Column`]s shared between the vectors of one row of a grid: for the
+/// points' coordinates on axes 1 to D − 1, the columns of [`WINDOW`]
+/// consecutive x lattice positions, stored per quantity.
 pub(crate) struct RowCache<S: Simd, const D: usize> {
-    /// Off for point arrays, whose lanes rarely share cells: they skip the
+    /// Off for point arrays, whose lanes rarely share a row: they skip the
     /// test.
     pub enabled: bool,
-    key: Option<[u32; D]>,
-    q: [[[S::F; D]; 8]; 3],
+    /// The coordinates on axes 1.. (entry 0 unused) and the first x cell
+    /// the window was made for.
+    key: Option<([S::E; D], u32)>,
+    /// Per quantity (a, b, da[1..], db[1..] as 0, 1, 1 + i, D + i), per
+    /// window position.
+    cols: [[S::E; WINDOW]; 8],
 }
 
 impl<S: Simd, const D: usize> RowCache<S, D> {
     #[inline(always)]
-    pub(crate) fn new(s: S) -> Self {
+    pub(crate) fn new(_: S) -> Self {
         RowCache {
             enabled: false,
             key: None,
-            q: [[[s.zero(); D]; 8]; 3],
+            cols: [[S::E::ZERO; WINDOW]; 8],
         }
     }
 }
@@ -153,13 +350,13 @@ fn next_cell<const PERIODIC: bool>(c: u32, period: u32) -> u32 {
     if PERIODIC && n == period { 0 } else { n }
 }
 
-/// [`hypercube`], sharing the corner hashes and gradients between lanes:
-/// when every lane of the vector lies in the same y, z, w cells and in x
-/// cell X or X + 1 (X lane 0's), as along a row of a grid, the corner
-/// quantities come from `cache`, made once per cell for all the lanes and
-/// vectors in it; otherwise they are computed per lane. Both compute each
-/// corner quantity with the same code from the same hash, so the result has
-/// the same bits as [`hypercube`] either way.
+/// [`hypercube`], sharing the [`Column`]s between lanes and vectors: when
+/// every lane of the vector has lane 0's coordinates on axes 1.. and lies
+/// in x cell X or the next one (X lane 0's), as along a row of a grid, the
+/// columns come from `cache`, made once per x position for the whole row;
+/// otherwise they are computed per lane. Both compute each column with the
+/// same code from the same inputs, so the result has the same bits as
+/// [`hypercube`] either way.
 #[inline(always)]
 pub(crate) fn hypercube_cached<
     S: Simd,
@@ -173,183 +370,167 @@ pub(crate) fn hypercube_cached<
     p: [S::F; D],
     cache: Option<&mut RowCache<S, D>>,
 ) -> (S::F, [S::F; D]) {
-    let ax = axes::<S, D, PERIODIC>(s, field, p);
-    let mut q = [[s.zero(); D]; 16];
-    let shared = match cache {
-        Some(c) if c.enabled => share::<S, D, PERLIN, PERIODIC>(s, field, period, &ax, c),
-        _ => None,
-    };
-    match shared {
-        Some((near, cache)) => {
-            for c in 0..(1usize << D) {
-                let k = c >> 1;
-                let (a, b) = if c & 1 == 0 { (0, 1) } else { (1, 2) };
-                let comps = if PERLIN { D } else { 1 };
-                for i in 0..comps {
-                    q[c][i] = s.select(near, cache.q[a][k][i], cache.q[b][k][i]);
-                }
-            }
-        }
-        None => {
-            for c in 0..(1usize << D) {
-                q[c] = corner::<S, D, PERLIN>(s, field.key, &ax.lo, &ax.hi, c);
-            }
-        }
+    if let Some(c) = cache
+        && c.enabled
+        && let Some(r) = row::<S, D, PERLIN, PERIODIC>(s, field, period, p, c)
+    {
+        return r;
     }
-    blend::<S, D, PERLIN>(s, &ax, &q, p)
+    hypercube::<S, D, PERLIN, PERIODIC>(s, field, p)
 }
 
-/// Brings `cache` up to date for the vector with axes `ax` if its lanes can
-/// share it (the same y, z, w cells, x cell X or X + 1 with X lane 0's), and
-/// returns the mask of the lanes in cell X with the cache; `None` if they
-/// cannot.
+/// [`hypercube_cached`]'s shared path; `None` if the lanes do not share a
+/// row and two neighbouring cells.
 #[inline(always)]
-fn share<'c, S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
+fn row<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
     s: S,
     field: &Field<S>,
     period: &[u32; 4],
-    ax: &Axes<S, D>,
-    cache: &'c mut RowCache<S, D>,
-) -> Option<(S::M, &'c RowCache<S, D>)> {
-    let one_lane = Scalar::<S::E>::new();
-    let mut cells = [0u32; D];
+    p: [S::F; D],
+    cache: &mut RowCache<S, D>,
+) -> Option<(S::F, [S::F; D])> {
     let mut buf = [S::E::ZERO; 16];
-    for a in 0..D {
-        s.store(ax.floor[a], &mut buf);
-        cells[a] = one_lane.cell(buf[0]);
-    }
-    let c0 = cells[0];
-    let m0 = s.u_eq(ax.cell[0], s.u_splat(c0));
-    let mut ok = s.u_or(m0, s.u_eq(ax.cell[0], s.u_splat(c0.wrapping_add(1))));
+    let mut p0 = [S::E::ZERO; D];
+    let mut same = s.splat_true();
     for a in 1..D {
-        ok = s.u_and(ok, s.u_eq(ax.cell[a], s.u_splat(cells[a])));
+        s.store(p[a], &mut buf);
+        p0[a] = buf[0];
+        let v = s.splat(buf[0]);
+        // NaN fails both comparisons and takes the per-lane path.
+        same = s.m_and(same, s.m_and(s.le(p[a], v), s.ge(p[a], v)));
     }
+    if s.any(s.m_andnot(s.splat_true(), same)) {
+        return None;
+    }
+    let (fl, frac) = if PERIODIC {
+        split_periodic(s, p[0], field.period_f[0], field.period_inv[0])
+    } else {
+        split(s, p[0])
+    };
+    let cell = s.cell(fl);
+    s.store(fl, &mut buf);
+    let x = Scalar::<S::E>::new().cell(buf[0]);
+    let x1 = next_cell::<PERIODIC>(x, period[0]);
+    let near = s.u_eq(cell, s.u_splat(x));
+    let ok = s.u_or(near, s.u_eq(cell, s.u_splat(x1)));
     if s.any(s.m_andnot(s.splat_true(), s.u_to_m(ok))) {
         return None;
     }
-    if cache.key != Some(cells) {
-        // The other axes' near and far lattice positions, primed.
-        let mut lo = [s.u_splat(0); D];
-        let mut hi = [s.u_splat(0); D];
-        for a in 1..D {
-            let next = next_cell::<PERIODIC>(cells[a], period[a]);
-            lo[a] = s.u_splat(cells[a].wrapping_mul(PRIMES[a]));
-            hi[a] = s.u_splat(next.wrapping_mul(PRIMES[a]));
+    // x's place in the window, if the window is this row's and holds x's
+    // cell and the next two positions.
+    let at = match cache.key {
+        Some((rest, x0)) if rest[1..] == p0[1..] => {
+            let j = if PERIODIC {
+                (if x >= x0 { x - x0 } else { x + period[0] - x0 }) as usize
+            } else {
+                x.wrapping_sub(x0) as usize
+            };
+            (j + 2 < WINDOW).then_some(j)
         }
-        let x1 = next_cell::<PERIODIC>(c0, period[0]);
-        let x2 = next_cell::<PERIODIC>(x1, period[0]);
-        let xs = [c0, x1, x2];
-        // Moving on by one cell along the row keeps two of the three.
-        let first = match cache.key {
-            Some(old)
-                if old[1..] == cells[1..] && next_cell::<PERIODIC>(old[0], period[0]) == c0 =>
-            {
-                cache.q[0] = cache.q[1];
-                cache.q[1] = cache.q[2];
-                2
-            }
-            _ => 0,
-        };
-        for e in first..3 {
-            let xp = s.u_splat(xs[e].wrapping_mul(PRIMES[0]));
-            lo[0] = xp;
-            hi[0] = xp;
-            for k in 0..(1usize << (D - 1)) {
-                cache.q[e][k] = corner::<S, D, PERLIN>(s, field.key, &lo, &hi, k << 1);
-            }
+        _ => None,
+    };
+    let j = match at {
+        Some(j) => j,
+        None => {
+            fill_window::<S, D, PERLIN, PERIODIC>(s, field, period, p0, x, cache);
+            0
         }
-        cache.key = Some(cells);
+    };
+    let near = s.u_to_m(near);
+    // Each quantity for the near and far x positions of each lane's cell.
+    // (Plain loops, not closures: a closure would not inherit the
+    // backend's target features and its intrinsics would be called out of
+    // line.)
+    let mut side = [[s.zero(); 8]; 2];
+    for q in 0..2 * D {
+        if !PERLIN && (q == 1 || q > D) {
+            continue;
+        }
+        let w = &cache.cols[q][j..j + 3];
+        let e = [s.splat(w[0]), s.splat(w[1]), s.splat(w[2])];
+        side[0][q] = s.select(near, e[0], e[1]);
+        side[1][q] = s.select(near, e[1], e[2]);
     }
-    Some((s.u_to_m(m0), cache))
+    let mut c = [Column::zero(s); 2];
+    for k in 0..2 {
+        c[k].a = side[k][0];
+        c[k].b = side[k][1];
+        for a in 1..D {
+            c[k].da[a] = side[k][1 + a];
+            c[k].db[a] = side[k][D + a];
+        }
+    }
+    let (c0, c1) = (c[0], c[1]);
+    let (u, du) = fade(s, frac);
+    Some(finish::<S, D, PERLIN>(
+        s,
+        &c0,
+        &c1,
+        (frac, u, du),
+        poison(s, &p),
+        SCALE[D - 1],
+    ))
 }
 
-/// The noise from its axes and corner quantities: the gradient ramps
-/// (Perlin), then the blend axis by axis, scaled, with NaN for non-finite
-/// input.
+/// Makes `cache`'s window start at x cell `x0` on the row whose
+/// coordinates on axes 1.. are `p0`'s: the columns of the positions `x0`,
+/// next(`x0`), …, a vector of positions at a time.
+// Inlined: a function of its own would not have the backend's target
+// features (see `Simd::outline`).
 #[inline(always)]
-pub(crate) fn blend<S: Simd, const D: usize, const PERLIN: bool>(
+fn fill_window<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
     s: S,
-    ax: &Axes<S, D>,
-    q: &[[S::F; D]; 16],
-    p: [S::F; D],
-) -> (S::F, [S::F; D]) {
-    let zero = s.zero();
-    let one = s.c(1.0);
-    let (frac, u, du) = (&ax.frac, &ax.u, &ax.du);
-    // Corner quantities, indexed by corner bits (bit a set = far side on axis a).
-    let mut val = [zero; 16];
-    let mut grad = [[zero; D]; 16];
-    for c in 0..(1usize << D) {
-        match PERLIN {
-            false => val[c] = q[c][0],
-            true => {
-                let g = q[c];
-                let mut acc = zero;
-                for a in 0..D {
-                    let d = if c >> a & 1 == 1 {
-                        s.sub(frac[a], one)
-                    } else {
-                        frac[a]
-                    };
-                    acc = if a == 0 {
-                        s.mul(g[a], d)
-                    } else {
-                        s.add(acc, s.mul(g[a], d))
-                    };
-                }
-                val[c] = acc;
-                grad[c] = g;
+    field: &Field<S>,
+    period: &[u32; 4],
+    p0: [S::E; D],
+    x0: u32,
+    cache: &mut RowCache<S, D>,
+) {
+    let mut p = [s.zero(); D];
+    for a in 1..D {
+        p[a] = s.splat(p0[a]);
+    }
+    let ax = axes::<S, D, PERIODIC>(s, field, p);
+    let mut pos = [0u32; WINDOW];
+    let mut c = x0;
+    for slot in pos.iter_mut() {
+        *slot = c;
+        c = next_cell::<PERIODIC>(c, period[0]);
+    }
+    let mut lane = [S::E::ZERO; 16];
+    for (l, e) in lane.iter_mut().enumerate().take(S::LANES) {
+        *e = S::E::from_i32(l as i32);
+    }
+    let index = s.f_to_i(s.load(&lane));
+    let mut out = [S::E::ZERO; 16];
+    for v in (0..WINDOW).step_by(S::LANES) {
+        // Each lane's primed position, picked by its lane index (once per
+        // window, so the compares cost nothing that matters).
+        let mut xp = s.u_splat(0);
+        for l in 0..S::LANES {
+            let hit = s.u_eq(index, s.u_splat(l as u32));
+            xp = s.u_blend(hit, s.u_splat(pos[v + l].wrapping_mul(PRIMES[0])), xp);
+        }
+        let col = column::<S, D, PERLIN>(s, field.key, xp, &ax);
+        let mut q = [s.zero(); 8];
+        q[0] = col.a;
+        q[1] = col.b;
+        // Not `copy_from_slice`: on vector lanes it compiles to an
+        // out-of-line memcpy.
+        #[allow(clippy::manual_memcpy)]
+        for a in 1..D {
+            q[1 + a] = col.da[a];
+            q[D + a] = col.db[a];
+        }
+        for (k, f) in q.iter().enumerate().take(2 * D) {
+            if !PERLIN && (k == 1 || k > D) {
+                continue;
             }
+            s.store(*f, &mut out);
+            cache.cols[k][v..v + S::LANES].copy_from_slice(&out[..S::LANES]);
         }
     }
-
-    // Blend axis by axis; after blending axis a the remaining corners are
-    // re-indexed by their bits above a.
-    let mut n = 1usize << D;
-    for a in 0..D {
-        n /= 2;
-        for k in 0..n {
-            let (l, h) = (val[2 * k], val[2 * k + 1]);
-            let diff = s.sub(h, l);
-            val[k] = s.add(l, s.mul(u[a], diff));
-            for b in 0..D {
-                // Value-noise corners have zero gradient: axes not yet
-                // blended contribute nothing, so skip them at compile time.
-                if !PERLIN && b > a {
-                    continue;
-                }
-                let (gl, gh) = (grad[2 * k][b], grad[2 * k + 1][b]);
-                let mut g = if !PERLIN && b == a {
-                    zero
-                } else {
-                    s.add(gl, s.mul(u[a], s.sub(gh, gl)))
-                };
-                if b == a {
-                    g = if !PERLIN {
-                        s.mul(du[a], diff)
-                    } else {
-                        s.add(g, s.mul(du[a], diff))
-                    };
-                }
-                grad[k][b] = g;
-            }
-        }
-    }
-
-    let nan = poison(s, &p);
-    let mut g = [zero; D];
-    if PERLIN {
-        let k = s.c(PERLIN_SCALE[D - 1] * MARGIN);
-        for a in 0..D {
-            g[a] = s.add(s.mul(grad[0][a], k), nan);
-        }
-        (s.add(s.mul(val[0], k), nan), g)
-    } else {
-        for a in 0..D {
-            g[a] = s.add(grad[0][a], nan);
-        }
-        (s.add(val[0], nan), g)
-    }
+    cache.key = Some((p0, x0));
 }
 
 #[inline(always)]

@@ -12,6 +12,7 @@
 //!   found by ranking the in-cell fractions with D(D−1)/2 comparisons, D + 1
 //!   corners, each a surflet `(½ − |d|²)³ (g·d)`.
 
+use super::hypercube::{Column, finish};
 use super::{MARGIN, PRIMES, dot, fade, lattice_value, lowbias32, poison, skew_split, split};
 use crate::simd::Simd;
 
@@ -167,18 +168,15 @@ fn perlin_gradient<S: Simd, const D: usize>(s: S, h: S::U) -> [S::F; D] {
     }
 }
 
-/// A partial blend: a value and its gradient.
-type Node<S, const D: usize> = (<S as Simd>::F, [<S as Simd>::F; D]);
-
 /// Value (`PERLIN = false`) or Perlin noise in `D` dimensions.
 ///
 /// The operations, and their order, are those of
 /// [`hypercube`](super::hypercube::hypercube) with no period: per axis
 /// `split`, `cell`, primed near and far corner, `fade`; per corner the hash
-/// `lowbias32(key ^ Σ primed)`, then the value or the ramp `Σ gₐ dₐ` summed in
-/// axis order; each blend node `l + u (h − l)` with the gradient rule of
-/// `blend`. Only the order in which nodes are formed differs (depth first
-/// here), which no bit depends on.
+/// `lowbias32(key ^ Σ primed)`, then the value or the ramp over the axes
+/// after x; the [`Column`] blends over those axes and the x step of
+/// [`finish`]. Only the order in which nodes are formed differs (depth
+/// first here), which no bit depends on.
 #[inline(always)]
 fn hypercube_nd<S: Simd, const D: usize, const PERLIN_: bool>(
     s: S,
@@ -186,7 +184,6 @@ fn hypercube_nd<S: Simd, const D: usize, const PERLIN_: bool>(
     p: [S::F; D],
 ) -> (S::F, [S::F; D]) {
     let zero = s.zero();
-    let one = s.c(1.0);
     let zu = s.u_splat(0);
     let mut frac = [zero; D];
     let mut u = [zero; D];
@@ -202,100 +199,47 @@ fn hypercube_nd<S: Simd, const D: usize, const PERLIN_: bool>(
         (u[a], du[a]) = fade(s, fr);
     }
 
-    // stack[a]: the blended node over axes below a whose corners are all on
-    // the near side of axis a, waiting for its far sibling.
-    let mut stack: [Node<S, D>; MAX_D + 1] = [(zero, [zero; D]); MAX_D + 1];
+    // Corner c has bit a − 1 for axis a ≥ 1 and bit D − 1 for x, so the x
+    // sides come last. stack[t]: the node over the axes up to t + 1 whose
+    // corners are on the near side of axis t + 2, waiting for its sibling.
+    let mut stack = [Column::<S, D>::zero(s); MAX_D + 1];
+    let mut far_x = Column::zero(s);
     for c in 0..(1usize << D) {
-        let mut h = key;
-        for a in 0..D {
-            h = s.u_xor(h, if c >> a & 1 == 1 { hi[a] } else { lo[a] });
+        let x_far = c >> (D - 1) & 1 == 1;
+        let mut h = s.u_xor(key, if x_far { hi[0] } else { lo[0] });
+        for a in 1..D {
+            h = s.u_xor(h, if c >> (a - 1) & 1 == 1 { hi[a] } else { lo[a] });
         }
         let h = lowbias32(s, h);
-        let mut node: Node<S, D> = (zero, [zero; D]);
-        if PERLIN_ {
-            let g = perlin_gradient::<S, D>(s, h);
-            let mut acc = zero;
-            for a in 0..D {
-                let d = if c >> a & 1 == 1 {
-                    s.sub(frac[a], one)
-                } else {
-                    frac[a]
-                };
-                acc = if a == 0 {
-                    s.mul(g[a], d)
-                } else {
-                    s.add(acc, s.mul(g[a], d))
-                };
-            }
-            node = (acc, g);
+        let mut node = if PERLIN_ {
+            Column::ramp(s, perlin_gradient::<S, D>(s, h), &frac, c)
         } else {
-            node.0 = lattice_value(s, h);
-        }
-        // Each trailing one bit of c completes a pair along that axis.
-        let mut a = 0;
-        while a < D && c >> a & 1 == 1 {
-            node = blend_pair::<S, D, PERLIN_>(s, a, &stack[a], &node, u[a], du[a]);
-            a += 1;
-        }
-        stack[a] = node;
-    }
-
-    let (val, grad) = stack[D];
-    let nan = poison(s, &p);
-    let mut g = [zero; D];
-    if PERLIN_ {
-        let k = s.c(PERLIN_SCALE_ND[D - 1] * MARGIN);
-        for a in 0..D {
-            g[a] = s.add(s.mul(grad[a], k), nan);
-        }
-        (s.add(s.mul(val, k), nan), g)
-    } else {
-        for a in 0..D {
-            g[a] = s.add(grad[a], nan);
-        }
-        (s.add(val, nan), g)
-    }
-}
-
-/// Blends the near node `l` and far node `h` along axis `a` with fade `u`
-/// and its derivative `du`: the formulas of
-/// [`blend`](super::hypercube::blend). A value-noise node over axes below
-/// `a` has zero derivative along the axes from `a` up, so those are left at
-/// zero rather than computed.
-#[inline(always)]
-fn blend_pair<S: Simd, const D: usize, const PERLIN_: bool>(
-    s: S,
-    a: usize,
-    l: &Node<S, D>,
-    h: &Node<S, D>,
-    u: S::F,
-    du: S::F,
-) -> Node<S, D> {
-    let zero = s.zero();
-    let diff = s.sub(h.0, l.0);
-    let val = s.add(l.0, s.mul(u, diff));
-    let mut grad = [zero; D];
-    for b in 0..D {
-        if !PERLIN_ && b > a {
-            continue;
-        }
-        let (gl, gh) = (l.1[b], h.1[b]);
-        let mut g = if !PERLIN_ && b == a {
-            zero
-        } else {
-            s.add(gl, s.mul(u, s.sub(gh, gl)))
+            Column::value(s, lattice_value(s, h))
         };
-        if b == a {
-            g = if !PERLIN_ {
-                s.mul(du, diff)
-            } else {
-                s.add(g, s.mul(du, diff))
-            };
+        // Each trailing one bit below x's completes a pair along its axis.
+        let mut t = 0;
+        while t + 1 < D && c >> t & 1 == 1 {
+            node = Column::blend::<PERLIN_>(s, t + 1, &stack[t], &node, u[t + 1], du[t + 1]);
+            t += 1;
         }
-        grad[b] = g;
+        if t + 1 == D && x_far {
+            far_x = node;
+        } else {
+            stack[t] = node;
+        }
     }
-    (val, grad)
+    finish::<S, D, PERLIN_>(
+        s,
+        &stack[D - 1],
+        &far_x,
+        (frac[0], u[0], du[0]),
+        poison(s, &p),
+        PERLIN_SCALE_ND[D - 1] * MARGIN,
+    )
 }
+
+/// A partial sum: a value and its gradient.
+type Node<S, const D: usize> = (<S as Simd>::F, [<S as Simd>::F; D]);
 
 /// Adds the surflet `(½ − |d|²)₊³ (g·d)` of the corner with finished hash
 /// `h` at offset `d`, and its gradient `t³ g − 6 t² (g·d) d`.

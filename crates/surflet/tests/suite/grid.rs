@@ -208,6 +208,61 @@ fn grid_equals_point_4d() {
     all::<f64, 4>();
 }
 
+/// Rows long enough that value and Perlin noise share one row's columns
+/// across several windows of x lattice positions, forwards and backwards,
+/// with periods smaller and larger than a window, and in fractals, whose
+/// octaves each keep their own row.
+#[test]
+fn long_rows_equal_points() {
+    fn rows<F: Float, const D: usize>() {
+        let size: [usize; D] = core::array::from_fn(|a| if a == 0 { 611 } else { 2 });
+        let grids = [
+            ([-20.3, 0.4, -1.1, 2.0], [0.0517, 0.25, 0.7, 0.3]),
+            ([9.7, -3.2, 0.0, 1.0], [-0.0397, 0.5, 0.25, 1.0]),
+            ([4294967000.0, 0.0, 0.0, 0.0], [0.3, 1.0, 1.0, 1.0]),
+        ]
+        .map(|(o, st)| {
+            Grid::<F, D>::uniform(
+                core::array::from_fn(|a| F::from_f64(o[a])),
+                core::array::from_fn(|a| F::from_f64(st[a])),
+                size,
+            )
+            .unwrap()
+        });
+        for kind in [NoiseKind::Value, NoiseKind::Perlin] {
+            let n = Noise::<D>::new(kind, 5);
+            let fields = [
+                n,
+                n.with_period(core::array::from_fn(|a| [5, 4, 8, 2][a]))
+                    .unwrap(),
+                n.with_period(core::array::from_fn(|a| [40, 6, 4, 2][a]))
+                    .unwrap(),
+            ];
+            for (i, f) in fields.iter().enumerate() {
+                for g in &grids {
+                    check(&format!("long rows {kind} #{i}"), f, g);
+                }
+            }
+            let params = FractalParams {
+                octaves: 3,
+                frequency: 0.9,
+                ..FractalParams::new(FractalKind::Fbm)
+            };
+            let fr = Fractal::new(n, params).unwrap();
+            for g in &grids {
+                check(&format!("long rows fBm {kind}"), &fr, g);
+            }
+        }
+    }
+    rows::<f32, 1>();
+    rows::<f64, 1>();
+    rows::<f32, 2>();
+    rows::<f64, 2>();
+    rows::<f32, 3>();
+    rows::<f64, 3>();
+    rows::<f32, 4>();
+}
+
 /// Runs `f` on a rayon pool of `threads` threads.
 fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
     rayon::ThreadPoolBuilder::new()
