@@ -180,7 +180,8 @@ impl<S: Simd> Oct<S> {
 /// demand for single points (most are never needed twice), cached once per
 /// call for batches. Both produce the same values. Batches over grid rows
 /// also keep a [`RowCache`] per octave, which value and Perlin octaves use
-/// to share corner work between lanes (the same bits).
+/// to share the columns of a row between its lanes and vectors (the same
+/// bits).
 pub(crate) trait Octs<S: Simd, const D: usize> {
     /// Octave `i`'s lane parameters: a reference where they are cached.
     /// `Oct` holds a whole [`Field`] (periods, cellular options: hundreds of

@@ -114,25 +114,55 @@ pub(crate) fn column<S: Simd, const D: usize, const PERLIN: bool>(
     xp: S::U,
     ax: &Axes<S, D>,
 ) -> Column<S, D> {
-    // Corners at this x position, indexed by their bits over axes 1..D
-    // (bit a − 1 set = far side on axis a).
-    let mut node = [Column::zero(s); 8];
-    let base = s.u_xor(key, xp);
-    for k in 0..(1usize << (D - 1)) {
-        let mut h = base;
-        for a in 1..D {
-            let far = k >> (a - 1) & 1 == 1;
-            h = s.u_xor(h, if far { ax.hi[a] } else { ax.lo[a] });
-        }
-        let h = lowbias32(s, h);
-        node[k] = if PERLIN {
-            Column::ramp(s, gradient::<S, D>(s, h), &ax.frac, k)
-        } else {
-            Column::value(s, lattice_value(s, h))
-        };
+    // Blending forms the same nodes breadth first (over an array of the
+    // corners) or depth first (over a stack of partial nodes), with the same
+    // bits; each is the faster where it is used (callgrind, AVX2: 4D value
+    // noise 60 instructions a sample wide, 189 deep; 4D Perlin 846 wide,
+    // 285 deep).
+    if D <= 3 || !PERLIN {
+        column_wide::<S, D, PERLIN>(s, key, xp, ax)
+    } else {
+        column_deep::<S, D, PERLIN>(s, key, xp, ax)
     }
-    // Blend over axes 1..D; after each axis the remaining nodes are
-    // re-indexed by their bits above it.
+}
+
+/// Corner `k`'s node at this x position (bit a − 1 of `k` set = far side
+/// on axis a).
+#[inline(always)]
+fn corner_node<S: Simd, const D: usize, const PERLIN: bool>(
+    s: S,
+    base: S::U,
+    ax: &Axes<S, D>,
+    k: usize,
+) -> Column<S, D> {
+    let mut h = base;
+    for a in 1..D {
+        let far = k >> (a - 1) & 1 == 1;
+        h = s.u_xor(h, if far { ax.hi[a] } else { ax.lo[a] });
+    }
+    let h = lowbias32(s, h);
+    if PERLIN {
+        Column::ramp(s, gradient::<S, D>(s, h), &ax.frac, k)
+    } else {
+        Column::value(s, lattice_value(s, h))
+    }
+}
+
+/// [`column`] breadth first: all corners, then each axis's pairs.
+#[inline(always)]
+fn column_wide<S: Simd, const D: usize, const PERLIN: bool>(
+    s: S,
+    key: S::U,
+    xp: S::U,
+    ax: &Axes<S, D>,
+) -> Column<S, D> {
+    let base = s.u_xor(key, xp);
+    let mut node = [Column::zero(s); 8];
+    for k in 0..(1usize << (D - 1)) {
+        node[k] = corner_node::<S, D, PERLIN>(s, base, ax, k);
+    }
+    // After each axis the remaining nodes are re-indexed by their bits
+    // above it.
     let mut n = 1usize << (D - 1);
     for a in 1..D {
         n /= 2;
@@ -142,6 +172,33 @@ pub(crate) fn column<S: Simd, const D: usize, const PERLIN: bool>(
         }
     }
     node[0]
+}
+
+/// [`column`] depth first: stack[t] is the node over axes 1..=t + 1 on the
+/// near side of axis t + 2, waiting for its far sibling. For 4D Perlin
+/// noise the breadth-first array of 8 corners of 10 vectors was zeroed by
+/// a memset on every call.
+#[inline(always)]
+fn column_deep<S: Simd, const D: usize, const PERLIN: bool>(
+    s: S,
+    key: S::U,
+    xp: S::U,
+    ax: &Axes<S, D>,
+) -> Column<S, D> {
+    let base = s.u_xor(key, xp);
+    let mut stack = [Column::zero(s); 4];
+    for k in 0..(1usize << (D - 1)) {
+        let mut node = corner_node::<S, D, PERLIN>(s, base, ax, k);
+        let mut t = 0;
+        while t + 1 < D && k >> t & 1 == 1 {
+            node = Column::blend::<PERLIN>(s, t + 1, &stack[t], &node, ax.u[t + 1], ax.du[t + 1]);
+            t += 1;
+        }
+        // The last corner completes every pair: its node lands in
+        // stack[D − 1].
+        stack[t] = node;
+    }
+    stack[D - 1]
 }
 
 impl<S: Simd, const D: usize> Column<S, D> {
@@ -203,31 +260,38 @@ impl<S: Simd, const D: usize> Column<S, D> {
         u: S::F,
         du: S::F,
     ) -> Self {
-        let mut out = Self::zero(s);
+        let z = s.zero();
         let diff = s.sub(h.a, l.a);
-        out.a = s.add(l.a, s.mul(u, diff));
+        let mut da = [z; D];
         for b in 1..D {
             if !PERLIN && b > a {
                 continue;
             }
-            out.da[b] = if !PERLIN && b == a {
+            da[b] = if !PERLIN && b == a {
                 s.mul(du, diff)
             } else {
                 let g = s.add(l.da[b], s.mul(u, s.sub(h.da[b], l.da[b])));
                 if b == a { s.add(g, s.mul(du, diff)) } else { g }
             };
         }
+        let mut db = [z; D];
+        let mut bv = z;
         if PERLIN {
             let bdiff = s.sub(h.b, l.b);
             for b in 1..a {
-                out.db[b] = s.add(l.db[b], s.mul(u, s.sub(h.db[b], l.db[b])));
+                db[b] = s.add(l.db[b], s.mul(u, s.sub(h.db[b], l.db[b])));
             }
             // The corners' b are constants: along this axis only the
             // fade's derivative moves it.
-            out.db[a] = s.mul(du, bdiff);
-            out.b = s.add(l.b, s.mul(u, bdiff));
+            db[a] = s.mul(du, bdiff);
+            bv = s.add(l.b, s.mul(u, bdiff));
         }
-        out
+        Column {
+            a: s.add(l.a, s.mul(u, diff)),
+            b: bv,
+            da,
+            db,
+        }
     }
 }
 

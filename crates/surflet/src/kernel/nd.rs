@@ -1,12 +1,13 @@
 //! Value, Perlin and simplex noise in any dimension from 1 to 8, each written
 //! once over the dimension `D` (behind [`NoiseNd`](crate::nd::NoiseNd)).
 //!
-//! * Value and Perlin noise: the 2^D corners of the cell, blended axis by axis
-//!   with the quintic fade, as in [`hypercube`](super::hypercube) — the same
-//!   hash, corner quantities and blend formulas, so in 1D–4D the bits are
-//!   those of `Noise<D>`. The blend runs as a binary counter over the corners
-//!   (a stack of one partial result per axis) instead of an array of all 2^D
-//!   corners, so 8D needs 9 partial results rather than 256.
+//! * Value and Perlin noise: the 2^D corners of the cell, blended over the
+//!   axes after x and then along x with the quintic fade, as in
+//!   [`hypercube`](super::hypercube) — the same hash, corner quantities and
+//!   blend formulas ([`Column`]), so in 1D–4D the bits are those of
+//!   `Noise<D>`. The blend runs as a binary counter over the corners (a stack
+//!   of one partial result per axis) instead of an array of all 2^D corners,
+//!   so 8D needs 9 partial results rather than 256.
 //! * Simplex noise: Gustavson's skewed lattice generalised to D dimensions
 //!   (skew `F = (√(D+1) − 1)/D`, unskew `G = (1 − 1/√(D+1))/D`), the simplex
 //!   found by ranking the in-cell fractions with D(D−1)/2 comparisons, D + 1

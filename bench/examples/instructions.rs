@@ -1,0 +1,60 @@
+//! Instructions per sample of a plain noise's point-array and grid calls
+//! on the AVX2 path, for callgrind (not a benchmark):
+//!
+//! ```sh
+//! cargo build --release --example instructions
+//! B=target/release/examples/instructions
+//! valgrind --tool=callgrind $B perlin 3 1    # then with 3 repetitions;
+//! valgrind --tool=callgrind $B perlin 3 3    # (difference) / 2 / samples
+//! valgrind --tool=callgrind $B perlin 3 3 grid
+//! ```
+//!
+//! Arguments: `value|perlin|simplex`, the dimension (2–4), repetitions,
+//! and `grid` for the grid call. The points are a 0.03-spaced grid: 512²,
+//! 64³ or 16⁴.
+use surflet::{Grid, Isa, Noise, NoiseKind};
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let kind = if a[1] == "value" {
+        NoiseKind::Value
+    } else if a[1] == "perlin" {
+        NoiseKind::Perlin
+    } else {
+        NoiseKind::Simplex
+    };
+    let d: usize = a[2].parse().unwrap();
+    let reps: usize = a[3].parse().unwrap();
+    let grid = a.get(4).is_some();
+    let isa = Isa::available()
+        .into_iter()
+        .find(|i| i.name() == "avx2")
+        .unwrap();
+    let mut sum = 0f32;
+    macro_rules! go {
+        ($d:literal, $side:expr) => {{
+            let g = Grid::<f32, $d>::uniform([0.01; $d], [0.03; $d], [$side; $d]).unwrap();
+            let n = g.len();
+            let pts: Vec<Vec<f32>> = (0..$d)
+                .map(|k| (0..n).map(|i| g.point(i)[k]).collect())
+                .collect();
+            let c: [&[f32]; $d] = core::array::from_fn(|k| pts[k].as_slice());
+            let nz = Noise::<$d>::new(kind, 1);
+            let mut out = vec![0f32; n];
+            for _ in 0..reps {
+                if grid {
+                    nz.grid_on(isa, &g, &mut out, None).unwrap();
+                } else {
+                    nz.fill_on(isa, c, &mut out, None).unwrap();
+                }
+                sum += out[n / 3];
+            }
+            n
+        }};
+    }
+    let n = match d {
+        2 => go!(2, 512),
+        3 => go!(3, 64),
+        _ => go!(4, 16),
+    };
+    println!("{n} {sum}");
+}
