@@ -2,9 +2,11 @@
 //!
 //! Each of the 2^D cell corners gets either a value (value noise) or a
 //! gradient ramp `g · (p − corner)` (Perlin noise); the corners are blended
-//! axis by axis with the quintic fade. The gradient is carried through the
-//! blend exactly: blending `lo` and `hi` with weight `u(t)` contributes
-//! `lerp(u, ∇lo, ∇hi)` plus `u'(t) (hi − lo)` along the blended axis.
+//! with the quintic fade over the axes after x first, into a [`Column`] per
+//! x side, and along x last ([`finish`]), so that a grid row can share the
+//! columns. The gradient is carried through the blend exactly: blending
+//! `lo` and `hi` with weight `u(t)` contributes `lerp(u, ∇lo, ∇hi)` plus
+//! `u'(t) (hi − lo)` along the blended axis.
 
 use super::{Field, MARGIN, PRIMES, fade, lattice_value, lowbias32, poison, split, split_periodic};
 use crate::simd::Element;

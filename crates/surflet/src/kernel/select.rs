@@ -26,8 +26,8 @@ pub(crate) trait Kernel<const D: usize>: Copy {
         cache: &mut Self::Cache<S>,
     ) -> (S::F, [S::F; D]);
     /// [`eval`](Self::eval) for the octaves of a program: value and Perlin
-    /// noise share corner work through `row` when it is given and enabled
-    /// (the same bits); the other kernels ignore it.
+    /// noise share a grid row's columns through `row` when it is given and
+    /// enabled (the same bits); the other kernels ignore it.
     #[inline(always)]
     fn eval_row<S: Simd>(
         s: S,
