@@ -10,8 +10,8 @@
 //! ```
 //!
 //! Arguments: `value|perlin|simplex`, the dimension (2–4), repetitions,
-//! and `grid` for the grid call. The points are a 0.03-spaced grid: 512²,
-//! 64³ or 16⁴.
+//! and `grid` for the grid call or `get` for single points in a loop. The
+//! points are a 0.03-spaced grid: 512², 64³ or 16⁴.
 use surflet::{Grid, Isa, Noise, NoiseKind};
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -24,7 +24,8 @@ fn main() {
     };
     let d: usize = a[2].parse().unwrap();
     let reps: usize = a[3].parse().unwrap();
-    let grid = a.get(4).is_some();
+    let grid = a.get(4).is_some_and(|m| m == "grid");
+    let get = a.get(4).is_some_and(|m| m == "get");
     let isa = Isa::available()
         .into_iter()
         .find(|i| i.name() == "avx2")
@@ -41,7 +42,11 @@ fn main() {
             let nz = Noise::<$d>::new(kind, 1);
             let mut out = vec![0f32; n];
             for _ in 0..reps {
-                if grid {
+                if get {
+                    for (i, o) in out.iter_mut().enumerate() {
+                        *o = get_one(&nz, core::array::from_fn(|k| c[k][i]));
+                    }
+                } else if grid {
                     nz.grid_on(isa, &g, &mut out, None).unwrap();
                 } else {
                     nz.fill_on(isa, c, &mut out, None).unwrap();
@@ -57,4 +62,10 @@ fn main() {
         _ => go!(4, 16),
     };
     println!("{n} {sum}");
+}
+
+/// One `get`, out of line so that its code can be read with `objdump`.
+#[inline(never)]
+fn get_one<const D: usize>(n: &Noise<D>, p: [f32; D]) -> f32 {
+    n.get(p)
 }

@@ -137,7 +137,7 @@ impl<E: Element> Simd for Scalar<E> {
     }
     #[inline(always)]
     fn flip_bit<const BIT: i32>(self, h: u32, v: E) -> E {
-        if (h >> BIT) & 1 == 1 { -v } else { v }
+        v.flip_sign((h >> BIT) & 1)
     }
     #[inline(always)]
     fn u_splat(self, v: u32) -> u32 {
