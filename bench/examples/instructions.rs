@@ -10,9 +10,11 @@
 //! ```
 //!
 //! Arguments: `value|perlin|simplex`, the dimension (2–4), repetitions,
-//! and `grid` for the grid call or `get` for single points in a loop. The
-//! points are a 0.03-spaced grid: 512², 64³ or 16⁴.
-use surflet::{Grid, Isa, Noise, NoiseKind};
+//! and `grid` for the grid call, `fbm` for the grid call of a 3-octave fBm
+//! at frequency 1/64 (spaced 1, quick-noise's headline workload), or `get`
+//! for single points in a loop. The points are a 0.03-spaced grid: 512²,
+//! 64³ or 16⁴.
+use surflet::{Field, Fractal, FractalKind, FractalParams, Grid, Isa, Noise, NoiseKind};
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let kind = if a[1] == "value" {
@@ -26,6 +28,8 @@ fn main() {
     let reps: usize = a[3].parse().unwrap();
     let grid = a.get(4).is_some_and(|m| m == "grid");
     let get = a.get(4).is_some_and(|m| m == "get");
+    let fbm = a.get(4).is_some_and(|m| m == "fbm");
+    let spacing = if fbm { 1.0 } else { 0.03 };
     let isa = Isa::available()
         .into_iter()
         .find(|i| i.name() == "avx2")
@@ -33,7 +37,7 @@ fn main() {
     let mut sum = 0f32;
     macro_rules! go {
         ($d:literal, $side:expr) => {{
-            let g = Grid::<f32, $d>::uniform([0.01; $d], [0.03; $d], [$side; $d]).unwrap();
+            let g = Grid::<f32, $d>::uniform([0.01; $d], [spacing; $d], [$side; $d]).unwrap();
             let n = g.len();
             let pts: Vec<Vec<f32>> = (0..$d)
                 .map(|k| (0..n).map(|i| g.point(i)[k]).collect())
@@ -42,7 +46,15 @@ fn main() {
             let nz = Noise::<$d>::new(kind, 1);
             let mut out = vec![0f32; n];
             for _ in 0..reps {
-                if get {
+                if fbm {
+                    let params = FractalParams {
+                        octaves: 3,
+                        frequency: 1.0 / 64.0,
+                        ..FractalParams::new(FractalKind::Fbm)
+                    };
+                    let f = Fractal::new(nz.clone(), params).unwrap();
+                    f.grid_on(isa, &g, &mut out, None).unwrap();
+                } else if get {
                     for (i, o) in out.iter_mut().enumerate() {
                         *o = get_one(&nz, core::array::from_fn(|k| c[k][i]));
                     }

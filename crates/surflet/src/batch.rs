@@ -20,6 +20,32 @@ use crate::simd::{Isa, Op, Simd};
 /// derivatives, or a curl vector).
 pub(crate) trait Lanes<S: Simd, const D: usize> {
     fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]);
+    /// Says that the vectors evaluated until the next call all lie on the
+    /// grid row whose coordinates on axes 1.. are `rest`'s (entry 0
+    /// unused), so that a kernel sharing work along rows can skip checking
+    /// it per vector.
+    #[inline(always)]
+    fn start_row(&self, rest: [S::E; D]) {
+        let _ = rest;
+    }
+    /// Evaluates a whole stretch of the row announced by
+    /// [`start_row`](Self::start_row) at x coordinates `xs`, as [`exec`]
+    /// would vector by vector (the same bits): writes output `k` to
+    /// `outs[k][at..at + xs.len()]` and widens `lo`/`hi` by the values
+    /// (−0 as +0). Returns `false`, having done nothing, where it has no
+    /// such path.
+    #[inline(always)]
+    fn row(
+        &self,
+        s: S,
+        xs: &[S::E],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        bounds: (&mut S::F, &mut S::F),
+    ) -> bool {
+        let _ = (s, xs, outs, at, bounds);
+        false
+    }
 }
 
 /// What a block evaluates at: a slice of a point array, or a stretch of a
@@ -84,13 +110,21 @@ pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
                 let nx = axes[0].len();
                 let x0 = flat % nx;
                 let mut row = flat / nx;
+                let mut rest = [S::E::ZERO; D];
                 for a in 1..D {
                     let m = axes[a].len();
-                    p[a] = s.splat(axes[a][row % m]);
+                    rest[a] = axes[a][row % m];
+                    p[a] = s.splat(rest[a]);
                     row /= m;
                 }
+                lanes.start_row(rest);
                 let len = (nx - x0).min(n - done);
-                loaded[0] = &axes[0][x0..x0 + len];
+                let xs = &axes[0][x0..x0 + len];
+                if lanes.row(s, xs, outs, done, (&mut lo, &mut hi)) {
+                    done += len;
+                    continue;
+                }
+                loaded[0] = xs;
                 len
             }
         };

@@ -560,6 +560,39 @@ impl<S: Simd, K: Kernel<D>, const D: usize> Call<S> for CachedCall<'_, '_, S, K,
     }
 }
 
+/// One kernel's [`Kernel::row`] as a [`Call`], for the grid rows of builds
+/// with debug assertions (see [`Simd::outline`]).
+#[cfg(debug_assertions)]
+struct RowRunCall<'a, 'c, S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> {
+    field: &'a Field<S>,
+    period: &'a [u32; 4],
+    xs: &'a [S::E],
+    outs: &'a mut [&'c mut [S::E]],
+    at: usize,
+    bounds: (&'a mut S::F, &'a mut S::F),
+    cache: &'a mut K::Cache<S>,
+}
+
+#[cfg(debug_assertions)]
+impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
+    for RowRunCall<'_, '_, S, K, D, GRAD>
+{
+    type Output = bool;
+    #[inline(always)]
+    fn call(self, s: S) -> bool {
+        K::row::<S, GRAD>(
+            s,
+            self.field,
+            self.period,
+            self.xs,
+            self.outs,
+            self.at,
+            self.bounds,
+            self.cache,
+        )
+    }
+}
+
 /// A noise kernel on lanes, with or without the gradient, keeping the
 /// kernel's cache from one vector to the next.
 struct NoiseLanes<'a, S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> {
@@ -571,6 +604,42 @@ struct NoiseLanes<'a, S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> {
 impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
     for NoiseLanes<'_, S, K, D, GRAD>
 {
+    #[inline(always)]
+    fn start_row(&self, rest: [S::E; D]) {
+        K::start_row(&mut self.cache.borrow_mut(), rest);
+    }
+    #[inline(always)]
+    fn row(
+        &self,
+        s: S,
+        xs: &[S::E],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        bounds: (&mut S::F, &mut S::F),
+    ) -> bool {
+        let mut cache = self.cache.borrow_mut();
+        #[cfg(debug_assertions)]
+        return s.outline(RowRunCall::<S, K, D, GRAD> {
+            field: self.field,
+            period: &self.period,
+            xs,
+            outs,
+            at,
+            bounds,
+            cache: &mut cache,
+        });
+        #[cfg(not(debug_assertions))]
+        return K::row::<S, GRAD>(
+            s,
+            self.field,
+            &self.period,
+            xs,
+            outs,
+            at,
+            bounds,
+            &mut cache,
+        );
+    }
     #[inline(always)]
     fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]) {
         let mut cache = self.cache.borrow_mut();

@@ -192,7 +192,9 @@ pub(crate) trait Octs<S: Simd, const D: usize> {
     where
         Self: 'a;
     fn oct(&self, i: usize) -> Self::Oct<'_>;
-    /// Evaluates octave `i`'s noise at `p`.
+    /// Evaluates octave `i`'s noise at `p`. `on_row` is false where the
+    /// octave's coordinates were saturated (see [`octave_overflow`]): they
+    /// are then not the row's that [`Lanes::start_row`] announced.
     fn eval(
         &self,
         s: S,
@@ -200,6 +202,7 @@ pub(crate) trait Octs<S: Simd, const D: usize> {
         noise: &Noise<D>,
         field: &Field<S>,
         p: [S::F; D],
+        on_row: bool,
     ) -> (S::F, [S::F; D]);
 }
 
@@ -236,6 +239,7 @@ impl<S: Simd, const D: usize> Octs<S, D> for Lazy<'_, S, D> {
         noise: &Noise<D>,
         field: &Field<S>,
         p: [S::F; D],
+        _: bool,
     ) -> (S::F, [S::F; D]) {
         noise.eval_lanes_row(s, field, p, None)
     }
@@ -288,10 +292,13 @@ impl<S: Simd, const D: usize> Octs<S, D> for Cached<S, D> {
         noise: &Noise<D>,
         field: &Field<S>,
         p: [S::F; D],
+        on_row: bool,
     ) -> (S::F, [S::F; D]) {
         match &self.rows {
-            Some(rows) => noise.eval_lanes_row(s, field, p, Some(&mut rows.borrow_mut()[i])),
-            None => noise.eval_lanes_row(s, field, p, None),
+            Some(rows) if on_row => {
+                noise.eval_lanes_row(s, field, p, Some(&mut rows.borrow_mut()[i]))
+            }
+            _ => noise.eval_lanes_row(s, field, p, None),
         }
     }
 }
@@ -314,7 +321,8 @@ fn sign<S: Simd>(s: S, n: S::F, k: f64) -> S::F {
 /// saturated to ±MAX instead, a lattice point far out like every
 /// coordinate past the precision limit, so the octave is finite and
 /// deterministic. A non-finite `x` stays NaN (`x · 0` is NaN for ±∞). The
-/// check is one comparison per axis; the fix-up runs only when needed.
+/// check is one comparison per axis; the fix-up runs only when needed, and
+/// the result says whether it did.
 #[inline(always)]
 fn octave_overflow<S: Simd, const D: usize>(
     s: S,
@@ -322,7 +330,7 @@ fn octave_overflow<S: Simd, const D: usize>(
     x: [S::F; D],
     freq: S::F,
     offset: [S::F; 4],
-) {
+) -> bool {
     let max = s.splat(S::E::MAX);
     let mut ok = s.le(s.abs(xi[0]), max);
     for v in &xi[1..] {
@@ -330,13 +338,14 @@ fn octave_overflow<S: Simd, const D: usize>(
     }
     // NaN lanes fail `<=` and take the fix-up, which keeps them NaN.
     if !s.any(s.m_andnot(s.splat_true(), ok)) {
-        return;
+        return false;
     }
     let zero = s.zero();
     for a in 0..D {
         let scaled = s.min(max, s.max(s.neg(max), s.mul(x[a], freq)));
         xi[a] = s.add(s.add(scaled, offset[a]), s.mul(x[a], zero));
     }
+    true
 }
 
 /// Evaluates one fractal layer at `x` (layer input units): the value and its
@@ -366,8 +375,8 @@ pub(crate) fn layer_lanes<S: Simd, const D: usize, O: Octs<S, D>>(
         for a in 0..D {
             xi[a] = s.add(s.mul(x[a], o.freq), o.offset[a]);
         }
-        octave_overflow(s, &mut xi, x, o.freq, o.offset);
-        let (n, gn) = octs.eval(s, i, &specs[i].noise, &o.field, xi);
+        let fixed = octave_overflow(s, &mut xi, x, o.freq, o.offset);
+        let (n, gn) = octs.eval(s, i, &specs[i].noise, &o.field, xi, !fixed);
         // ∇ₓ n = freq · (∇n at xi).
         let mut dn = [zero; D];
         for a in 0..D {
@@ -537,6 +546,25 @@ struct ProgLanes<'a, S: Simd, const D: usize, const GRAD: bool> {
 }
 
 impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S, D, GRAD> {
+    /// Each octave's row: the row's coordinates as [`layer_lanes`] maps
+    /// them, `x · freq + offset` in the same order and precision. (Row
+    /// caches exist only for programs without warps, whose one layer sees
+    /// the points unmoved.)
+    #[inline(always)]
+    fn start_row(&self, rest: [S::E; D]) {
+        let Some(rows) = &self.octs.rows else {
+            return;
+        };
+        let mut rows = rows.borrow_mut();
+        for (cache, spec) in rows.iter_mut().zip(&self.prog.octaves) {
+            let freq = S::E::from_f64(spec.freq);
+            let mut r = [S::E::ZERO; D];
+            for a in 1..D {
+                r[a] = rest[a] * freq + S::E::from_f64(spec.offset[a]);
+            }
+            cache.start_row(r);
+        }
+    }
     #[inline(always)]
     fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]) {
         let (v, g) = program_lanes::<S, D, _, GRAD>(s, self.prog, &self.octs, p);

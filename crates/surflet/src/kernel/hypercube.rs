@@ -11,7 +11,6 @@
 use super::{Field, MARGIN, PRIMES, fade, lattice_value, lowbias32, poison, split, split_periodic};
 use crate::simd::Element;
 use crate::simd::Simd;
-use crate::simd::scalar::Scalar;
 
 /// 1 / sup |Perlin| for each dimension's gradient set (index D − 1), so that
 /// the normalised noise spans [-1, 1] (times [`MARGIN`]). Derived in `docs/RANGES.md`:
@@ -392,6 +391,9 @@ pub(crate) struct RowCache<S: Simd, const D: usize> {
     /// The coordinates on axes 1.. (entry 0 unused) and the first x cell
     /// the window was made for.
     key: Option<([S::E; D], u32)>,
+    /// The row every vector lies on until the next [`start_row`]
+    /// (`RowCache::start_row`), when the caller knows it.
+    row: Option<[S::E; D]>,
     /// Per quantity (a, b, da[1..], db[1..] as 0, 1, 1 + i, D + i), per
     /// window position.
     cols: [[S::E; WINDOW]; 8],
@@ -403,8 +405,21 @@ impl<S: Simd, const D: usize> RowCache<S, D> {
         RowCache {
             enabled: false,
             key: None,
+            row: None,
             cols: [[S::E::ZERO; WINDOW]; 8],
         }
+    }
+
+    /// The vectors until the next call lie on the row whose coordinates on
+    /// axes 1.. are `rest`'s. A NaN row is left to the per-vector test
+    /// (which sends it down the per-lane path).
+    #[inline(always)]
+    pub(crate) fn start_row(&mut self, rest: [S::E; D]) {
+        let mut nan = false;
+        for v in &rest[1..] {
+            nan |= v.is_nan();
+        }
+        self.row = if nan { None } else { Some(rest) };
     }
 }
 
@@ -445,6 +460,92 @@ pub(crate) fn hypercube_cached<
     hypercube::<S, D, PERLIN, PERIODIC>(s, field, p)
 }
 
+/// A stretch of a grid row, `xs` along x on the row that
+/// [`RowCache::start_row`] announced: writes each point's value to
+/// `outs[0][at..]` and, if `GRAD`, its gradient to `outs[1..=D][at..]`,
+/// and widens `lo`/`hi` by the values (−0 counted as +0). Returns `false`,
+/// having done nothing, when no row was announced (a NaN row, or point
+/// arrays), for the caller's general loop.
+///
+/// Per vector this is [`hypercube_cached`] on the shared path, so the bits
+/// are the same; what it saves is the general batch loop's bookkeeping
+/// (loading every axis, choosing a tail, looping over a run-time number of
+/// outputs), which cost a plain value-noise grid more than its arithmetic.
+#[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "one row's whole context")]
+pub(crate) fn grid_row<
+    S: Simd,
+    const D: usize,
+    const PERLIN: bool,
+    const PERIODIC: bool,
+    const GRAD: bool,
+>(
+    s: S,
+    field: &Field<S>,
+    period: &[u32; 4],
+    xs: &[S::E],
+    outs: &mut [&mut [S::E]],
+    at: usize,
+    (lo, hi): (&mut S::F, &mut S::F),
+    cache: &mut RowCache<S, D>,
+) -> bool {
+    let Some(rest) = cache.row else {
+        return false;
+    };
+    let l = S::LANES;
+    let zero = s.zero();
+    let mut p = [zero; D];
+    for a in 1..D {
+        p[a] = s.splat(rest[a]);
+    }
+    let n = xs.len();
+    let mut buf = [S::E::ZERO; 16];
+    let mut i = 0;
+    while i < n {
+        let full = i + l <= n;
+        p[0] = if full {
+            s.load(&xs[i..])
+        } else {
+            // The tail, padded with its first point (a real point, so the
+            // pad lanes cannot disturb the bounds).
+            buf[..n - i].copy_from_slice(&xs[i..]);
+            let first = xs[i];
+            for v in &mut buf[n - i..] {
+                *v = first;
+            }
+            s.load(&buf)
+        };
+        let (v, g) = match row::<S, D, PERLIN, PERIODIC>(s, field, period, p, cache) {
+            Some(r) => r,
+            None => hypercube::<S, D, PERLIN, PERIODIC>(s, field, p),
+        };
+        if full {
+            s.store(v, &mut outs[0][at + i..]);
+            if GRAD {
+                for a in 0..D {
+                    s.store(g[a], &mut outs[1 + a][at + i..]);
+                }
+            }
+        } else {
+            let mut tmp = [S::E::ZERO; 16];
+            s.store(v, &mut tmp);
+            outs[0][at + i..at + n].copy_from_slice(&tmp[..n - i]);
+            if GRAD {
+                for a in 0..D {
+                    s.store(g[a], &mut tmp);
+                    outs[1 + a][at + i..at + n].copy_from_slice(&tmp[..n - i]);
+                }
+            }
+        }
+        // `+ 0` turns −0 into +0; NaN falls through min and max.
+        let v = s.add(v, zero);
+        *lo = s.min(v, *lo);
+        *hi = s.max(v, *hi);
+        i += l;
+    }
+    true
+}
+
 /// [`hypercube_cached`]'s shared path; `None` if the lanes do not share a
 /// row and two neighbouring cells.
 #[inline(always)]
@@ -455,27 +556,32 @@ fn row<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
     p: [S::F; D],
     cache: &mut RowCache<S, D>,
 ) -> Option<(S::F, [S::F; D])> {
-    let mut buf = [S::E::ZERO; 16];
-    let mut p0 = [S::E::ZERO; D];
-    let mut same = s.splat_true();
-    for a in 1..D {
-        s.store(p[a], &mut buf);
-        p0[a] = buf[0];
-        let v = s.splat(buf[0]);
-        // NaN fails both comparisons and takes the per-lane path.
-        same = s.m_and(same, s.m_and(s.le(p[a], v), s.ge(p[a], v)));
-    }
-    if s.any(s.m_andnot(s.splat_true(), same)) {
-        return None;
-    }
+    let p0 = match cache.row {
+        Some(rest) => rest,
+        None => {
+            let mut buf = [S::E::ZERO; 16];
+            let mut p0 = [S::E::ZERO; D];
+            let mut same = s.splat_true();
+            for a in 1..D {
+                s.store(p[a], &mut buf);
+                p0[a] = buf[0];
+                let v = s.splat(buf[0]);
+                // NaN fails both comparisons and takes the per-lane path.
+                same = s.m_and(same, s.m_and(s.le(p[a], v), s.ge(p[a], v)));
+            }
+            if s.any(s.m_andnot(s.splat_true(), same)) {
+                return None;
+            }
+            p0
+        }
+    };
     let (fl, frac) = if PERIODIC {
         split_periodic(s, p[0], field.period_f[0], field.period_inv[0])
     } else {
         split(s, p[0])
     };
     let cell = s.cell(fl);
-    s.store(fl, &mut buf);
-    let x = Scalar::<S::E>::new().cell(buf[0]);
+    let x = s.u_first(cell);
     let x1 = next_cell::<PERIODIC>(x, period[0]);
     let near = s.u_eq(cell, s.u_splat(x));
     let ok = s.u_or(near, s.u_eq(cell, s.u_splat(x1)));

@@ -1,7 +1,7 @@
 //! Static kernel selection: one zero-sized type per (noise, periodic) pair, so
 //! a batch loop is monomorphised for exactly one kernel.
 
-use super::hypercube::{RowCache, hypercube, hypercube_cached};
+use super::hypercube::{RowCache, grid_row, hypercube, hypercube_cached};
 use super::opensimplex::opensimplex;
 use super::simplex::{simplex1, simplex2, simplex2_hex, simplex3, simplex4};
 use super::{Field, resize};
@@ -14,6 +14,27 @@ pub(crate) trait Kernel<const D: usize>: Copy {
     /// A cache for a batch; `grid` says whether its lanes are rows of a
     /// grid (where sharing pays).
     fn new_cache<S: Simd>(s: S, grid: bool) -> Self::Cache<S>;
+    /// See [`Lanes::start_row`](crate::batch::Lanes::start_row).
+    #[inline(always)]
+    fn start_row<S: Simd>(cache: &mut Self::Cache<S>, rest: [S::E; D]) {
+        let _ = (cache, rest);
+    }
+    /// See [`Lanes::row`](crate::batch::Lanes::row).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments, reason = "one row's whole context")]
+    fn row<S: Simd, const GRAD: bool>(
+        s: S,
+        field: &Field<S>,
+        period: &[u32; 4],
+        xs: &[S::E],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        bounds: (&mut S::F, &mut S::F),
+        cache: &mut Self::Cache<S>,
+    ) -> bool {
+        let _ = (s, field, period, xs, outs, at, bounds, cache);
+        false
+    }
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]);
     /// [`eval`](Self::eval) with lattice work shared between the lanes and
     /// vectors of a batch through `cache` where the kernel can (the same
@@ -58,6 +79,23 @@ impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
         c
     }
     #[inline(always)]
+    fn start_row<S: Simd>(cache: &mut RowCache<S, D>, rest: [S::E; D]) {
+        cache.start_row(rest);
+    }
+    #[inline(always)]
+    fn row<S: Simd, const GRAD: bool>(
+        s: S,
+        field: &Field<S>,
+        period: &[u32; 4],
+        xs: &[S::E],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        bounds: (&mut S::F, &mut S::F),
+        cache: &mut RowCache<S, D>,
+    ) -> bool {
+        grid_row::<S, D, false, P, GRAD>(s, field, period, xs, outs, at, bounds, cache)
+    }
+    #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         hypercube::<S, D, false, P>(s, field, p)
     }
@@ -90,6 +128,23 @@ impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
         let mut c = RowCache::new(s);
         c.enabled = grid;
         c
+    }
+    #[inline(always)]
+    fn start_row<S: Simd>(cache: &mut RowCache<S, D>, rest: [S::E; D]) {
+        cache.start_row(rest);
+    }
+    #[inline(always)]
+    fn row<S: Simd, const GRAD: bool>(
+        s: S,
+        field: &Field<S>,
+        period: &[u32; 4],
+        xs: &[S::E],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        bounds: (&mut S::F, &mut S::F),
+        cache: &mut RowCache<S, D>,
+    ) -> bool {
+        grid_row::<S, D, true, P, GRAD>(s, field, period, xs, outs, at, bounds, cache)
     }
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {

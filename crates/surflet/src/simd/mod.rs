@@ -108,6 +108,9 @@ pub trait Simd: Copy + Send + Sync + 'static {
     /// Truncating conversion of lanes holding integer-valued floats in
     /// `(-2^31, 2^31)`; two's-complement bits.
     fn f_to_i(self, a: Self::F) -> Self::U;
+    /// Lane 0 (one move, where storing the vector and reading it back
+    /// costs a round trip through memory).
+    fn u_first(self, a: Self::U) -> u32;
 
     // ----- derived operations, shared by every backend -----
 

@@ -199,4 +199,8 @@ impl<E: Element> Simd for Scalar<E> {
     fn f_to_i(self, a: E) -> u32 {
         a.trunc_i32() as u32
     }
+    #[inline(always)]
+    fn u_first(self, a: u32) -> u32 {
+        a
+    }
 }

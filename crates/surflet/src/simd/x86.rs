@@ -285,6 +285,10 @@ impl Simd for Avx2F32 {
     fn f_to_i(self, a: __m256) -> __m256i {
         arch!(_mm256_cvttps_epi32(a))
     }
+    #[inline(always)]
+    fn u_first(self, a: __m256i) -> u32 {
+        arch!(_mm256_cvtsi256_si32(a)) as u32
+    }
 }
 
 impl Simd for Avx2F64 {
@@ -489,6 +493,10 @@ impl Simd for Avx2F64 {
     fn f_to_i(self, a: __m256d) -> __m128i {
         arch!(_mm256_cvttpd_epi32(a))
     }
+    #[inline(always)]
+    fn u_first(self, a: __m128i) -> u32 {
+        arch!(_mm_cvtsi128_si32(a)) as u32
+    }
 }
 
 impl Simd for Avx512F32 {
@@ -692,6 +700,10 @@ impl Simd for Avx512F32 {
     fn f_to_i(self, a: __m512) -> __m512i {
         arch!(_mm512_cvttps_epi32(a))
     }
+    #[inline(always)]
+    fn u_first(self, a: __m512i) -> u32 {
+        arch!(_mm_cvtsi128_si32(_mm512_castsi512_si128(a))) as u32
+    }
     // Masks are native here, so compare-to-mask beats the generic path.
     #[inline(always)]
     fn u_is(self, a: __m512i, v: u32) -> __mmask16 {
@@ -868,6 +880,10 @@ impl Simd for Avx512F64 {
     #[inline(always)]
     fn f_to_i(self, a: __m512d) -> __m256i {
         arch!(_mm512_cvttpd_epi32(a))
+    }
+    #[inline(always)]
+    fn u_first(self, a: __m256i) -> u32 {
+        arch!(_mm256_cvtsi256_si32(a)) as u32
     }
     #[inline(always)]
     fn u_is(self, a: __m256i, v: u32) -> __mmask8 {
