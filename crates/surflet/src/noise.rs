@@ -12,7 +12,6 @@ use crate::kernel::select::{
     CellularK, Kernel, OpenSimplexK, PerlinK, SimplexK, SimplexValueK, ValueK,
 };
 use crate::prelude_internal::*;
-#[cfg(debug_assertions)]
 use crate::simd::Call;
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};
@@ -560,9 +559,8 @@ impl<S: Simd, K: Kernel<D>, const D: usize> Call<S> for CachedCall<'_, '_, S, K,
     }
 }
 
-/// One kernel's [`Kernel::row`] as a [`Call`], for the grid rows of builds
-/// with debug assertions (see [`Simd::outline`]).
-#[cfg(debug_assertions)]
+/// One kernel's [`Kernel::row`] as a [`Call`], run out of line (see
+/// [`Simd::outline`]).
 struct RowRunCall<'a, 'c, S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> {
     field: &'a Field<S>,
     period: &'a [u32; 4],
@@ -573,7 +571,6 @@ struct RowRunCall<'a, 'c, S: Simd, K: Kernel<D>, const D: usize, const GRAD: boo
     cache: &'a mut K::Cache<S>,
 }
 
-#[cfg(debug_assertions)]
 impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
     for RowRunCall<'_, '_, S, K, D, GRAD>
 {
@@ -618,8 +615,9 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
         bounds: (&mut S::F, &mut S::F),
     ) -> bool {
         let mut cache = self.cache.borrow_mut();
-        #[cfg(debug_assertions)]
-        return s.outline(RowRunCall::<S, K, D, GRAD> {
+        // Out of line, once per row: a second inlined copy of the kernel
+        // in each entry point cost more build time than the call costs.
+        s.outline(RowRunCall::<S, K, D, GRAD> {
             field: self.field,
             period: &self.period,
             xs,
@@ -627,18 +625,7 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
             at,
             bounds,
             cache: &mut cache,
-        });
-        #[cfg(not(debug_assertions))]
-        return K::row::<S, GRAD>(
-            s,
-            self.field,
-            &self.period,
-            xs,
-            outs,
-            at,
-            bounds,
-            &mut cache,
-        );
+        })
     }
     #[inline(always)]
     fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]) {

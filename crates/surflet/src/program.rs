@@ -26,12 +26,13 @@ use crate::fractal_kind::FractalKind;
 use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
 use crate::kernel::hypercube::RowCache;
+use crate::kernel::select::{Kernel, PerlinK, ValueK};
 use crate::noise::batch_outs;
-use crate::noise::{Noise, Sample};
+use crate::noise::{Noise, NoiseKind, Sample};
 use crate::prelude_internal::*;
 use crate::simd::Element;
 use crate::simd::scalar::Scalar;
-use crate::simd::{Isa, Simd};
+use crate::simd::{Call, Isa, Simd};
 
 /// One octave: its noise (seed, kind, period), the factor applied to the
 /// layer's input coordinates, the offset added after it, and its amplitude.
@@ -348,6 +349,153 @@ fn octave_overflow<S: Simd, const D: usize>(
     true
 }
 
+/// What a fractal layer carries from one octave to the next: the sum and
+/// its gradient, and the ridged and hybrid multifractals' weight and its
+/// gradient.
+pub(crate) struct LayerAcc<S: Simd, const D: usize> {
+    v: S::F,
+    g: [S::F; D],
+    w: S::F,
+    gw: [S::F; D],
+}
+
+impl<S: Simd, const D: usize> LayerAcc<S, D> {
+    #[inline(always)]
+    pub(crate) fn new(s: S) -> Self {
+        LayerAcc {
+            v: s.zero(),
+            g: [s.zero(); D],
+            w: s.c(1.0),
+            gw: [s.zero(); D],
+        }
+    }
+}
+
+/// Adds octave `j` of `layer` to `acc`: its noise `n` and gradient `gn` at
+/// the octave's coordinates, which are the layer's times `freq` (so
+/// ∇ₓ n = freq · gn), weighted by `amp` as the fractal kind says.
+#[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "one octave's whole context")]
+pub(crate) fn add_octave<S: Simd, const D: usize>(
+    s: S,
+    layer: &LayerSpec,
+    j: usize,
+    freq: S::F,
+    amp: S::F,
+    n: S::F,
+    gn: [S::F; D],
+    acc: &mut LayerAcc<S, D>,
+) {
+    let zero = s.zero();
+    let one = s.c(1.0);
+    let offset = s.c(layer.offset);
+    let wgain = s.c(layer.weight);
+    let LayerAcc { v, g, w, gw } = acc;
+    let mut dn = [zero; D];
+    for a in 0..D {
+        dn[a] = s.mul(gn[a], freq);
+    }
+    let (c, dc) = match layer.kind {
+        FractalKind::Fbm => {
+            let mut dc = [zero; D];
+            for a in 0..D {
+                dc[a] = s.mul(amp, dn[a]);
+            }
+            (s.mul(amp, n), dc)
+        }
+        FractalKind::Billow => {
+            let k = s.mul(amp, sign(s, n, 2.0));
+            let mut dc = [zero; D];
+            for a in 0..D {
+                dc[a] = s.mul(k, dn[a]);
+            }
+            (s.mul(amp, s.sub(s.mul(s.abs(n), s.c(2.0)), one)), dc)
+        }
+        FractalKind::Turbulence => {
+            let k = s.mul(amp, sign(s, n, 1.0));
+            let mut dc = [zero; D];
+            for a in 0..D {
+                dc[a] = s.mul(k, dn[a]);
+            }
+            (s.mul(amp, s.abs(n)), dc)
+        }
+        FractalKind::Ridged => {
+            // signal = (offset − |n|)² · w; next w = clamp(signal·G, 0, 1).
+            let r = s.sub(offset, s.abs(n));
+            let rr = s.mul(r, r);
+            let sig = s.mul(rr, *w);
+            // ∂signal = 2r·(−sign n)·∂n·w + r²·∂w
+            let k = s.mul(s.mul(s.add(r, r), *w), sign(s, n, -1.0));
+            let mut dsig = [zero; D];
+            for a in 0..D {
+                dsig[a] = s.add(s.mul(k, dn[a]), s.mul(rr, gw[a]));
+            }
+            let mut dc = [zero; D];
+            for a in 0..D {
+                dc[a] = s.mul(amp, dsig[a]);
+            }
+            let ws = s.mul(sig, wgain);
+            // Saturated clamps pass no derivative.
+            let inside = s.m_and(s.gt(ws, zero), s.lt(ws, one));
+            *w = s.max(s.min(ws, one), zero);
+            for a in 0..D {
+                gw[a] = s.keep(inside, s.mul(wgain, dsig[a]));
+            }
+            (s.mul(amp, sig), dc)
+        }
+        FractalKind::Hybrid => {
+            // signal = (n + offset)·a; octave 0 is the first value and
+            // weight; then value += min(w, 1)·signal, w = min(w, 1)·signal.
+            let sig = s.mul(s.add(n, offset), amp);
+            let mut dsig = [zero; D];
+            for a in 0..D {
+                dsig[a] = s.mul(dn[a], amp);
+            }
+            let (c, dc) = if j == 0 {
+                (sig, dsig)
+            } else {
+                let below = s.lt(*w, one);
+                let wt = s.min(*w, one);
+                let mut dc = [zero; D];
+                for a in 0..D {
+                    let gwt = s.keep(below, gw[a]);
+                    dc[a] = s.add(s.mul(gwt, sig), s.mul(wt, dsig[a]));
+                }
+                (s.mul(wt, sig), dc)
+            };
+            *w = c;
+            *gw = dc;
+            (c, dc)
+        }
+    };
+    // The first octave is assigned, not added to zero, so that a
+    // one-octave fBm returns its noise's bits exactly (−0 included).
+    if j == 0 {
+        *v = c;
+        *g = dc;
+    } else {
+        *v = s.add(*v, c);
+        for a in 0..D {
+            g[a] = s.add(g[a], dc[a]);
+        }
+    }
+}
+
+/// A layer's value and gradient from its octaves' sum.
+#[inline(always)]
+pub(crate) fn end_layer<S: Simd, const D: usize>(
+    s: S,
+    layer: &LayerSpec,
+    acc: LayerAcc<S, D>,
+) -> (S::F, [S::F; D]) {
+    let scale = s.c(layer.scale);
+    let mut g = acc.g;
+    for a in 0..D {
+        g[a] = s.mul(g[a], scale);
+    }
+    (s.mul(acc.v, scale), g)
+}
+
 /// Evaluates one fractal layer at `x` (layer input units): the value and its
 /// gradient with respect to `x`, by the chain rule through every octave.
 #[inline(always)]
@@ -359,15 +507,7 @@ pub(crate) fn layer_lanes<S: Simd, const D: usize, O: Octs<S, D>>(
     x: [S::F; D],
 ) -> (S::F, [S::F; D]) {
     let zero = s.zero();
-    let one = s.c(1.0);
-    let offset = s.c(layer.offset);
-    let wgain = s.c(layer.weight);
-    let mut v = zero;
-    let mut g = [zero; D];
-    // Ridged and hybrid multifractals carry a weight (and its gradient) from
-    // one octave to the next.
-    let mut w = one;
-    let mut gw = [zero; D];
+    let mut acc = LayerAcc::new(s);
     for j in 0..layer.count {
         let i = layer.first + j;
         let o = octs.oct(i);
@@ -377,102 +517,9 @@ pub(crate) fn layer_lanes<S: Simd, const D: usize, O: Octs<S, D>>(
         }
         let fixed = octave_overflow(s, &mut xi, x, o.freq, o.offset);
         let (n, gn) = octs.eval(s, i, &specs[i].noise, &o.field, xi, !fixed);
-        // ∇ₓ n = freq · (∇n at xi).
-        let mut dn = [zero; D];
-        for a in 0..D {
-            dn[a] = s.mul(gn[a], o.freq);
-        }
-        let amp = o.amp;
-        let (c, dc) = match layer.kind {
-            FractalKind::Fbm => {
-                let mut dc = [zero; D];
-                for a in 0..D {
-                    dc[a] = s.mul(amp, dn[a]);
-                }
-                (s.mul(amp, n), dc)
-            }
-            FractalKind::Billow => {
-                let k = s.mul(amp, sign(s, n, 2.0));
-                let mut dc = [zero; D];
-                for a in 0..D {
-                    dc[a] = s.mul(k, dn[a]);
-                }
-                (s.mul(amp, s.sub(s.mul(s.abs(n), s.c(2.0)), one)), dc)
-            }
-            FractalKind::Turbulence => {
-                let k = s.mul(amp, sign(s, n, 1.0));
-                let mut dc = [zero; D];
-                for a in 0..D {
-                    dc[a] = s.mul(k, dn[a]);
-                }
-                (s.mul(amp, s.abs(n)), dc)
-            }
-            FractalKind::Ridged => {
-                // signal = (offset − |n|)² · w; next w = clamp(signal·G, 0, 1).
-                let r = s.sub(offset, s.abs(n));
-                let rr = s.mul(r, r);
-                let sig = s.mul(rr, w);
-                // ∂signal = 2r·(−sign n)·∂n·w + r²·∂w
-                let k = s.mul(s.mul(s.add(r, r), w), sign(s, n, -1.0));
-                let mut dsig = [zero; D];
-                for a in 0..D {
-                    dsig[a] = s.add(s.mul(k, dn[a]), s.mul(rr, gw[a]));
-                }
-                let mut dc = [zero; D];
-                for a in 0..D {
-                    dc[a] = s.mul(amp, dsig[a]);
-                }
-                let ws = s.mul(sig, wgain);
-                // Saturated clamps pass no derivative.
-                let inside = s.m_and(s.gt(ws, zero), s.lt(ws, one));
-                w = s.max(s.min(ws, one), zero);
-                for a in 0..D {
-                    gw[a] = s.keep(inside, s.mul(wgain, dsig[a]));
-                }
-                (s.mul(amp, sig), dc)
-            }
-            FractalKind::Hybrid => {
-                // signal = (n + offset)·a; octave 0 is the first value and
-                // weight; then value += min(w, 1)·signal, w = min(w, 1)·signal.
-                let sig = s.mul(s.add(n, offset), amp);
-                let mut dsig = [zero; D];
-                for a in 0..D {
-                    dsig[a] = s.mul(dn[a], amp);
-                }
-                let (c, dc) = if j == 0 {
-                    (sig, dsig)
-                } else {
-                    let below = s.lt(w, one);
-                    let wt = s.min(w, one);
-                    let mut dc = [zero; D];
-                    for a in 0..D {
-                        let gwt = s.keep(below, gw[a]);
-                        dc[a] = s.add(s.mul(gwt, sig), s.mul(wt, dsig[a]));
-                    }
-                    (s.mul(wt, sig), dc)
-                };
-                w = c;
-                gw = dc;
-                (c, dc)
-            }
-        };
-        // The first octave is assigned, not added to zero, so that a
-        // one-octave fBm returns its noise's bits exactly (−0 included).
-        if j == 0 {
-            v = c;
-            g = dc;
-        } else {
-            v = s.add(v, c);
-            for a in 0..D {
-                g[a] = s.add(g[a], dc[a]);
-            }
-        }
+        add_octave(s, layer, j, o.freq, o.amp, n, gn, &mut acc);
     }
-    let scale = s.c(layer.scale);
-    for a in 0..D {
-        g[a] = s.mul(g[a], scale);
-    }
-    (s.mul(v, scale), g)
+    end_layer(s, layer, acc)
 }
 
 /// Evaluates a program at `p`: the warp steps move the point (tracking the
@@ -543,6 +590,78 @@ pub(crate) fn program_lanes<S: Simd, const D: usize, O: Octs<S, D>, const GRAD: 
 struct ProgLanes<'a, S: Simd, const D: usize, const GRAD: bool> {
     prog: &'a Program<D>,
     octs: Cached<S, D>,
+    /// Whether grid rows may go octave by octave ([`Lanes::row`]): one
+    /// layer (no warps) of value and Perlin octaves.
+    by_octave: bool,
+    /// The announced row's coordinates on axes 1...
+    rest: core::cell::Cell<[S::E; D]>,
+    /// Each octave's noise and gradient over a chunk of a row, then the
+    /// chunk's sums; kept from row to row (a zeroed array per chunk cost
+    /// short rows more than their noise).
+    scratch: core::cell::RefCell<Vec<Acc<S, D>>>,
+    /// The chunk's x coordinates.
+    xv: core::cell::RefCell<Vec<S::F>>,
+}
+
+impl<'a, S: Simd, const D: usize, const GRAD: bool> ProgLanes<'a, S, D, GRAD> {
+    #[inline(always)]
+    fn new(prog: &'a Program<D>, octs: Cached<S, D>) -> Self {
+        let mut by_octave = octs.rows.is_some() && prog.layers.len() == 1;
+        for o in &prog.octaves {
+            by_octave &= matches!(o.noise.kind(), NoiseKind::Value | NoiseKind::Perlin);
+        }
+        ProgLanes {
+            prog,
+            octs,
+            by_octave,
+            rest: core::cell::Cell::new([S::E::ZERO; D]),
+            scratch: core::cell::RefCell::new(Vec::new()),
+            xv: core::cell::RefCell::new(Vec::new()),
+        }
+    }
+}
+
+/// A value and its gradient on lanes.
+type Acc<S, const D: usize> = (<S as Simd>::F, [<S as Simd>::F; D]);
+
+/// Vectors per chunk of a row in [`ProgLanes`]' octave-by-octave path:
+/// each octave's results for a chunk stay in the first-level cache.
+const CHUNK: usize = 16;
+
+/// One octave of a program over a chunk of a grid row: the octave's noise
+/// and gradient at each vector of x coordinates `xv` on the row `row`,
+/// computed exactly as [`layer_lanes`] computes them for one vector.
+struct OctavePass<'a, 'c, S: Simd, K, const D: usize, const GRAD: bool> {
+    o: &'a Oct<S>,
+    period: [u32; 4],
+    row: [S::F; D],
+    xv: &'a [S::F],
+    cache: &'c mut RowCache<S, D>,
+    out: &'a mut [Acc<S, D>],
+    kernel: core::marker::PhantomData<fn() -> K>,
+}
+
+impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
+    for OctavePass<'_, '_, S, K, D, GRAD>
+{
+    type Output = ();
+    #[inline(always)]
+    fn call(self, s: S) {
+        let o = self.o;
+        let zero = s.zero();
+        for k in 0..self.xv.len() {
+            let mut x = self.row;
+            x[0] = self.xv[k];
+            let mut xi = [zero; D];
+            for a in 0..D {
+                xi[a] = s.add(s.mul(x[a], o.freq), o.offset[a]);
+            }
+            let fixed = octave_overflow(s, &mut xi, x, o.freq, o.offset);
+            let cache = if fixed { None } else { Some(&mut *self.cache) };
+            let (n, gn) = K::eval_row(s, &o.field, &self.period, xi, cache);
+            self.out[k] = (n, if GRAD { gn } else { [zero; D] });
+        }
+    }
 }
 
 impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S, D, GRAD> {
@@ -555,6 +674,7 @@ impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S,
         let Some(rows) = &self.octs.rows else {
             return;
         };
+        self.rest.set(rest);
         let mut rows = rows.borrow_mut();
         for (cache, spec) in rows.iter_mut().zip(&self.prog.octaves) {
             let freq = S::E::from_f64(spec.freq);
@@ -564,6 +684,152 @@ impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S,
             }
             cache.start_row(r);
         }
+    }
+    /// Goes octave by octave over chunks of the row, then adds each
+    /// vector's octaves up in order: the same operations on the same
+    /// values as [`program_lanes`] per vector, so the same bits, but each
+    /// octave's kernel is chosen once per chunk, not per vector and octave,
+    /// and its loop holds only that octave's work.
+    #[inline(always)]
+    fn row(
+        &self,
+        s: S,
+        xs: &[S::E],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        (lo, hi): (&mut S::F, &mut S::F),
+    ) -> bool {
+        if !self.by_octave {
+            return false;
+        }
+        let Some(rows) = &self.octs.rows else {
+            return false;
+        };
+        let mut rows = rows.borrow_mut();
+        for r in rows.iter() {
+            if !r.on_row() {
+                return false;
+            }
+        }
+        let layer = &self.prog.layers[0];
+        let l = S::LANES;
+        let zero = s.zero();
+        let rest = self.rest.get();
+        let mut row = [zero; D];
+        for a in 1..D {
+            row[a] = s.splat(rest[a]);
+        }
+        let mut scratch = self.scratch.borrow_mut();
+        scratch.resize((layer.count + 1) * CHUNK, (zero, [zero; D]));
+        let (scratch, sums) = scratch.split_at_mut(layer.count * CHUNK);
+        let mut xv = self.xv.borrow_mut();
+        xv.resize(CHUNK, zero);
+        let n = xs.len();
+        let mut buf = [S::E::ZERO; 16];
+        let mut c0 = 0;
+        while c0 < n {
+            let m = (n - c0).min(CHUNK * l);
+            let nv = m.div_ceil(l);
+            for k in 0..nv {
+                let i = c0 + k * l;
+                xv[k] = if i + l <= n {
+                    s.load(&xs[i..])
+                } else {
+                    // The tail, padded with its first point.
+                    buf[..n - i].copy_from_slice(&xs[i..]);
+                    let first = xs[i];
+                    for v in &mut buf[n - i..] {
+                        *v = first;
+                    }
+                    s.load(&buf)
+                };
+            }
+            for j in 0..layer.count {
+                let i = layer.first + j;
+                let noise = &self.prog.octaves[i].noise;
+                macro_rules! pass {
+                    ($k:ty) => {{
+                        let pass = OctavePass::<S, $k, D, GRAD> {
+                            o: self.octs.oct(i),
+                            period: noise.period4(),
+                            row,
+                            xv: &xv[..nv],
+                            cache: &mut rows[i],
+                            out: &mut scratch[j * CHUNK..j * CHUNK + nv],
+                            kernel: core::marker::PhantomData,
+                        };
+                        // Out of line, once per chunk: inlined, these four
+                        // kernels made the program's entry points (which
+                        // already hold every kernel) big enough to double
+                        // the release build's time.
+                        s.outline(pass);
+                    }};
+                }
+                match (noise.kind(), noise.period().is_some()) {
+                    (NoiseKind::Value, false) => pass!(ValueK<false>),
+                    (NoiseKind::Value, true) => pass!(ValueK<true>),
+                    (NoiseKind::Perlin, false) => pass!(PerlinK<false>),
+                    // `by_octave` admits value and Perlin octaves only.
+                    _ => pass!(PerlinK<true>),
+                }
+            }
+            // The fractal kind is matched once per chunk: `add_octave`
+            // then inlines with a constant kind, and its loop holds one
+            // formula (the same operations as for a run-time kind).
+            macro_rules! combine {
+                ($kind:expr) => {{
+                    let layer = &LayerSpec {
+                        kind: $kind,
+                        ..*layer
+                    };
+                    for k in 0..nv {
+                        let mut acc = LayerAcc::new(s);
+                        for j in 0..layer.count {
+                            let o = self.octs.oct(layer.first + j);
+                            let (nj, gj) = scratch[j * CHUNK + k];
+                            add_octave(s, layer, j, o.freq, o.amp, nj, gj, &mut acc);
+                        }
+                        sums[k] = end_layer(s, layer, acc);
+                    }
+                }};
+            }
+            match layer.kind {
+                FractalKind::Fbm => combine!(FractalKind::Fbm),
+                FractalKind::Billow => combine!(FractalKind::Billow),
+                FractalKind::Turbulence => combine!(FractalKind::Turbulence),
+                FractalKind::Ridged => combine!(FractalKind::Ridged),
+                FractalKind::Hybrid => combine!(FractalKind::Hybrid),
+            }
+            for k in 0..nv {
+                let (v, g) = sums[k];
+                let i = c0 + k * l;
+                let len = (n - i).min(l);
+                if len == l {
+                    s.store(v, &mut outs[0][at + i..]);
+                    if GRAD {
+                        for a in 0..D {
+                            s.store(g[a], &mut outs[1 + a][at + i..]);
+                        }
+                    }
+                } else {
+                    let mut tmp = [S::E::ZERO; 16];
+                    s.store(v, &mut tmp);
+                    outs[0][at + i..at + n].copy_from_slice(&tmp[..len]);
+                    if GRAD {
+                        for a in 0..D {
+                            s.store(g[a], &mut tmp);
+                            outs[1 + a][at + i..at + n].copy_from_slice(&tmp[..len]);
+                        }
+                    }
+                }
+                // `+ 0` turns −0 into +0; NaN falls through min and max.
+                let v = s.add(v, zero);
+                *lo = s.min(v, *lo);
+                *hi = s.max(v, *hi);
+            }
+            c0 += m;
+        }
+        true
     }
     #[inline(always)]
     fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]) {
@@ -592,10 +858,10 @@ impl<F: Float, const D: usize> Source<F, D> for Program<D> {
         let rows = matches!(work, Work::Grid { .. }) && self.steps == 0;
         let octs = Cached::new(s, &self.octaves, rows);
         if grad {
-            let l = ProgLanes::<S, D, true> { prog: self, octs };
+            let l = ProgLanes::<S, D, true>::new(self, octs);
             batch::exec(s, &l, work, outs)
         } else {
-            let l = ProgLanes::<S, D, false> { prog: self, octs };
+            let l = ProgLanes::<S, D, false>::new(self, octs);
             batch::exec(s, &l, work, outs)
         }
     }

@@ -410,6 +410,12 @@ impl<S: Simd, const D: usize> RowCache<S, D> {
         }
     }
 
+    /// Whether a row is announced (see [`start_row`](Self::start_row)).
+    #[inline(always)]
+    pub(crate) fn on_row(&self) -> bool {
+        self.row.is_some()
+    }
+
     /// The vectors until the next call lie on the row whose coordinates on
     /// axes 1.. are `rest`'s. A NaN row is left to the per-vector test
     /// (which sends it down the per-lane path).

@@ -263,6 +263,64 @@ fn long_rows_equal_points() {
     rows::<f32, 4>();
 }
 
+/// Fractals of value and Perlin noise go octave by octave along grid rows
+/// (every octave over a chunk of the row, then each point's sum): every
+/// fractal kind, with and without periods, rows longer than a chunk, and
+/// rows where a high octave's coordinates overflow on some lanes and not
+/// others (those lanes are saturated, and their vectors take the per-lane
+/// path).
+#[test]
+fn fractal_rows_equal_points() {
+    fn rows<F: Float, const D: usize>() {
+        let size: [usize; D] = core::array::from_fn(|a| if a == 0 { 523 } else { 2 });
+        let grid = |o: [f64; 4], st: [f64; 4]| {
+            Grid::<F, D>::uniform(
+                core::array::from_fn(|a| F::from_f64(o[a])),
+                core::array::from_fn(|a| F::from_f64(st[a])),
+                size,
+            )
+            .unwrap()
+        };
+        let plain = grid([-7.3, 0.4, -1.1, 2.0], [0.0517, 0.25, 0.7, 0.3]);
+        for kind in [NoiseKind::Value, NoiseKind::Perlin] {
+            let n = Noise::<D>::new(kind, 11);
+            let periodic = n
+                .with_period(core::array::from_fn(|a| [8, 4, 6, 2][a]))
+                .unwrap();
+            for fk in FractalKind::ALL {
+                for (what, noise) in [("", n), ("periodic ", periodic)] {
+                    let params = FractalParams {
+                        octaves: 4,
+                        frequency: 0.9,
+                        ..FractalParams::new(fk)
+                    };
+                    let f = Fractal::new(noise, params).unwrap();
+                    check(&format!("{what}{fk} {kind} rows"), &f, &plain);
+                }
+            }
+            // x · frequency passes the float range partway along the row
+            // (and further in higher octaves).
+            let max = if F::PRECISION > 24 { 1.7e308 } else { 3.4e38 };
+            let freq = max / 300.0;
+            let over = grid([1.0, 0.5, 0.25, 0.125], [0.6, 1.0, 1.0, 1.0]);
+            let params = FractalParams {
+                octaves: 3,
+                frequency: freq,
+                ..FractalParams::new(FractalKind::Fbm)
+            };
+            let f = Fractal::new(n, params).unwrap();
+            check(&format!("overflowing {kind} rows"), &f, &over);
+        }
+    }
+    rows::<f32, 1>();
+    rows::<f64, 1>();
+    rows::<f32, 2>();
+    rows::<f64, 2>();
+    rows::<f32, 3>();
+    rows::<f64, 3>();
+    rows::<f32, 4>();
+}
+
 /// Runs `f` on a rayon pool of `threads` threads.
 fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
     rayon::ThreadPoolBuilder::new()
