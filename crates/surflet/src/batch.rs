@@ -70,6 +70,58 @@ pub(crate) trait Source<E: Float, const D: usize>: Sync {
     ) -> (E, E);
 }
 
+/// The vector of `xs[i..]`: a full load, or for the tail the rest padded
+/// with its first point (a real point, so the pad lanes cannot disturb the
+/// bounds).
+#[inline(always)]
+pub(crate) fn load_row<S: Simd>(s: S, xs: &[S::E], i: usize) -> S::F {
+    if i + S::LANES <= xs.len() {
+        return s.load(&xs[i..]);
+    }
+    let mut buf = [S::E::ZERO; 16];
+    let n = xs.len() - i;
+    buf[..n].copy_from_slice(&xs[i..]);
+    for v in &mut buf[n..S::LANES] {
+        *v = xs[i];
+    }
+    s.load(&buf)
+}
+
+/// Writes the value `v` and, if `GRAD`, the gradient `g` of the `len`
+/// points at `outs[k][at..at + len]` (`len` at most a vector), and widens
+/// `lo`/`hi` by the value (−0 as +0; NaN falls through min and max).
+#[inline(always)]
+pub(crate) fn store_row<S: Simd, const D: usize, const GRAD: bool>(
+    s: S,
+    (v, g): (S::F, [S::F; D]),
+    outs: &mut [&mut [S::E]],
+    at: usize,
+    len: usize,
+    (lo, hi): (&mut S::F, &mut S::F),
+) {
+    if len == S::LANES {
+        s.store(v, &mut outs[0][at..]);
+        if GRAD {
+            for a in 0..D {
+                s.store(g[a], &mut outs[1 + a][at..]);
+            }
+        }
+    } else {
+        let mut tmp = [S::E::ZERO; 16];
+        s.store(v, &mut tmp);
+        outs[0][at..at + len].copy_from_slice(&tmp[..len]);
+        if GRAD {
+            for a in 0..D {
+                s.store(g[a], &mut tmp);
+                outs[1 + a][at..at + len].copy_from_slice(&tmp[..len]);
+            }
+        }
+    }
+    let v = s.add(v, s.zero());
+    *lo = s.min(v, *lo);
+    *hi = s.max(v, *hi);
+}
+
 /// Runs `work` with `lanes`. Returns the minimum and maximum of output 0
 /// over its non-NaN values, with −0 counted as +0 (so that the result does
 /// not depend on the order of the comparisons): (+∞, −∞) if there is none.

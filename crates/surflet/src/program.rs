@@ -725,24 +725,13 @@ impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S,
         let mut xv = self.xv.borrow_mut();
         xv.resize(CHUNK, zero);
         let n = xs.len();
-        let mut buf = [S::E::ZERO; 16];
         let mut c0 = 0;
         while c0 < n {
             let m = (n - c0).min(CHUNK * l);
             let nv = m.div_ceil(l);
             for k in 0..nv {
                 let i = c0 + k * l;
-                xv[k] = if i + l <= n {
-                    s.load(&xs[i..])
-                } else {
-                    // The tail, padded with its first point.
-                    buf[..n - i].copy_from_slice(&xs[i..]);
-                    let first = xs[i];
-                    for v in &mut buf[n - i..] {
-                        *v = first;
-                    }
-                    s.load(&buf)
-                };
+                xv[k] = batch::load_row(s, xs, i);
             }
             for j in 0..layer.count {
                 let i = layer.first + j;
@@ -801,31 +790,10 @@ impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S,
                 FractalKind::Hybrid => combine!(FractalKind::Hybrid),
             }
             for k in 0..nv {
-                let (v, g) = sums[k];
                 let i = c0 + k * l;
                 let len = (n - i).min(l);
-                if len == l {
-                    s.store(v, &mut outs[0][at + i..]);
-                    if GRAD {
-                        for a in 0..D {
-                            s.store(g[a], &mut outs[1 + a][at + i..]);
-                        }
-                    }
-                } else {
-                    let mut tmp = [S::E::ZERO; 16];
-                    s.store(v, &mut tmp);
-                    outs[0][at + i..at + n].copy_from_slice(&tmp[..len]);
-                    if GRAD {
-                        for a in 0..D {
-                            s.store(g[a], &mut tmp);
-                            outs[1 + a][at + i..at + n].copy_from_slice(&tmp[..len]);
-                        }
-                    }
-                }
-                // `+ 0` turns −0 into +0; NaN falls through min and max.
-                let v = s.add(v, zero);
-                *lo = s.min(v, *lo);
-                *hi = s.max(v, *hi);
+                let bounds = (&mut *lo, &mut *hi);
+                batch::store_row::<S, D, GRAD>(s, sums[k], outs, at + i, len, bounds);
             }
             c0 += m;
         }

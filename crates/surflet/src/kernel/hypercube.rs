@@ -9,6 +9,7 @@
 //! `u'(t) (hi − lo)` along the blended axis.
 
 use super::{Field, MARGIN, PRIMES, fade, lattice_value, lowbias32, poison, split, split_periodic};
+use crate::batch::{load_row, store_row};
 use crate::simd::Element;
 use crate::simd::Simd;
 
@@ -505,48 +506,14 @@ pub(crate) fn grid_row<
         p[a] = s.splat(rest[a]);
     }
     let n = xs.len();
-    let mut buf = [S::E::ZERO; 16];
     let mut i = 0;
     while i < n {
-        let full = i + l <= n;
-        p[0] = if full {
-            s.load(&xs[i..])
-        } else {
-            // The tail, padded with its first point (a real point, so the
-            // pad lanes cannot disturb the bounds).
-            buf[..n - i].copy_from_slice(&xs[i..]);
-            let first = xs[i];
-            for v in &mut buf[n - i..] {
-                *v = first;
-            }
-            s.load(&buf)
-        };
-        let (v, g) = match row::<S, D, PERLIN, PERIODIC>(s, field, period, p, cache) {
+        p[0] = load_row(s, xs, i);
+        let r = match row::<S, D, PERLIN, PERIODIC>(s, field, period, p, cache) {
             Some(r) => r,
             None => hypercube::<S, D, PERLIN, PERIODIC>(s, field, p),
         };
-        if full {
-            s.store(v, &mut outs[0][at + i..]);
-            if GRAD {
-                for a in 0..D {
-                    s.store(g[a], &mut outs[1 + a][at + i..]);
-                }
-            }
-        } else {
-            let mut tmp = [S::E::ZERO; 16];
-            s.store(v, &mut tmp);
-            outs[0][at + i..at + n].copy_from_slice(&tmp[..n - i]);
-            if GRAD {
-                for a in 0..D {
-                    s.store(g[a], &mut tmp);
-                    outs[1 + a][at + i..at + n].copy_from_slice(&tmp[..n - i]);
-                }
-            }
-        }
-        // `+ 0` turns −0 into +0; NaN falls through min and max.
-        let v = s.add(v, zero);
-        *lo = s.min(v, *lo);
-        *hi = s.max(v, *hi);
+        store_row::<S, D, GRAD>(s, r, outs, at + i, (n - i).min(l), (&mut *lo, &mut *hi));
         i += l;
     }
     true
