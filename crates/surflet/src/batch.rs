@@ -30,7 +30,9 @@ pub(crate) trait Lanes<S: Simd, const D: usize> {
     }
     /// Evaluates a whole stretch of the row announced by
     /// [`start_row`](Self::start_row) at x coordinates `xs`, as [`exec`]
-    /// would vector by vector (the same bits): writes output `k` to
+    /// would vector by vector (the same bits). `xs` is a stretch of the
+    /// grid's axis 0, unchanged while the lanes live, so work that depends
+    /// on x alone may be kept by its address and length. Writes output `k` to
     /// `outs[k][at..at + xs.len()]` and widens `lo`/`hi` by the values
     /// (−0 as +0). Returns `false`, having done nothing, where it has no
     /// such path.

@@ -10,6 +10,7 @@
 
 use super::{Field, MARGIN, PRIMES, fade, lattice_value, lowbias32, poison, split, split_periodic};
 use crate::batch::{load_row, store_row};
+use crate::prelude_internal::*;
 use crate::simd::Element;
 use crate::simd::Simd;
 
@@ -398,6 +399,55 @@ pub(crate) struct RowCache<S: Simd, const D: usize> {
     /// Per quantity (a, b, da[1..], db[1..] as 0, 1, 1 + i, D + i), per
     /// window position.
     cols: [[S::E; WINDOW]; 8],
+    /// [`grid_row`]'s x-only work.
+    plan: RowPlan<S::E>,
+}
+
+/// Points per [`RowPlan`]: a longer row is planned a stretch at a time, so
+/// that the plan stays in the first-level cache and a 1D grid (one long
+/// row, nothing to share) does not grow its memory with its length.
+const PLAN_MAX: usize = 2048;
+
+/// Vectors per vector of points in [`RowPlan::x`].
+const X_WORK: usize = 5;
+
+/// What the points of a grid row need from their x coordinates alone: the
+/// same on every row of the grid, so made once per block and read by every
+/// row, which is left with its columns and the last blend along x.
+struct RowPlan<E> {
+    /// The address and length of the x coordinates it was made for: a
+    /// stretch of the grid's axis 0, which does not change during the call
+    /// that owns the cache (see [`Lanes::row`](crate::batch::Lanes::row)).
+    key: Option<(usize, usize)>,
+    /// Per vector of points, [`X_WORK`] vectors: 1 where the point lies in
+    /// the cell after that of the vector's lane 0 (else 0), `x − x`
+    /// ([`poison`]'s first term), the offset in the cell, its fade and the
+    /// fade's derivative. (One array, so that the row loop walks one
+    /// pointer.)
+    x: Vec<E>,
+    /// Per vector: where lane 0's cell is in `pos` (its next two positions
+    /// follow it), or `u32::MAX` for a vector whose lanes do not all lie in
+    /// that cell or the next (the per-lane path).
+    at: Vec<u32>,
+    /// The x lattice positions whose columns the rows need, padded to
+    /// whole vectors.
+    pos: Vec<u32>,
+    /// The current row's columns at `pos`: quantity `q` (numbered as in
+    /// [`RowCache`]) of position `i` at `8 · i + q`, so that a vector's
+    /// three positions are one slice.
+    cols: Vec<E>,
+}
+
+impl<E> RowPlan<E> {
+    const fn new() -> Self {
+        RowPlan {
+            key: None,
+            x: Vec::new(),
+            at: Vec::new(),
+            pos: Vec::new(),
+            cols: Vec::new(),
+        }
+    }
 }
 
 impl<S: Simd, const D: usize> RowCache<S, D> {
@@ -408,6 +458,7 @@ impl<S: Simd, const D: usize> RowCache<S, D> {
             key: None,
             row: None,
             cols: [[S::E::ZERO; WINDOW]; 8],
+            plan: RowPlan::new(),
         }
     }
 
@@ -475,9 +526,12 @@ pub(crate) fn hypercube_cached<
 /// arrays), for the caller's general loop.
 ///
 /// Per vector this is [`hypercube_cached`] on the shared path, so the bits
-/// are the same; what it saves is the general batch loop's bookkeeping
+/// are the same. What it saves: the general batch loop's bookkeeping
 /// (loading every axis, choosing a tail, looping over a run-time number of
-/// outputs), which cost a plain value-noise grid more than its arithmetic.
+/// outputs), which cost a plain value-noise grid more than its arithmetic;
+/// and the work that depends on x alone (cells, fades, which columns each
+/// vector reads), the same on every row, which a [`RowPlan`] keeps. Each
+/// row then computes its columns and blends them along x.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, reason = "one row's whole context")]
 pub(crate) fn grid_row<
@@ -505,18 +559,178 @@ pub(crate) fn grid_row<
     for a in 1..D {
         p[a] = s.splat(rest[a]);
     }
-    let n = xs.len();
-    let mut i = 0;
-    while i < n {
-        p[0] = load_row(s, xs, i);
-        let r = match row::<S, D, PERLIN, PERIODIC>(s, field, period, p, cache) {
-            Some(r) => r,
-            None => hypercube::<S, D, PERLIN, PERIODIC>(s, field, p),
-        };
-        store_row::<S, D, GRAD>(s, r, outs, at + i, (n - i).min(l), (&mut *lo, &mut *hi));
-        i += l;
+    // The bounds in locals, not behind the pointers: through them, each
+    // vector's min and max went to memory and back.
+    let (mut vlo, mut vhi) = (*lo, *hi);
+    let mut done = 0;
+    while done < xs.len() {
+        let part = &xs[done..xs.len().min(done + PLAN_MAX)];
+        let key = (part.as_ptr() as usize, part.len());
+        let plan = &mut cache.plan;
+        if plan.key != Some(key) {
+            make_plan::<S, PERIODIC>(s, field, period, part, plan);
+            plan.key = Some(key);
+        }
+        let np = plan.pos.len();
+        plan.cols.resize(8 * np, S::E::ZERO);
+        fill_columns::<S, D, PERLIN, PERIODIC>(s, field, rest, &plan.pos, &mut plan.cols, (1, 8));
+        let n = part.len();
+        let plan = &cache.plan;
+        // First the vectors whose lanes share two columns, in a loop that
+        // holds nothing else, with bounds of its own (with the per-lane
+        // kernel inlined in the same loop, the bounds and the plan's
+        // pointers lived on the stack); then the others. The bounds do not
+        // depend on the order.
+        let (mut llo, mut lhi) = (s.splat(S::E::INFINITY), s.splat(S::E::NEG_INFINITY));
+        for (k, (&j, x)) in plan
+            .at
+            .iter()
+            .zip(plan.x.chunks_exact(X_WORK * l))
+            .enumerate()
+        {
+            if j == u32::MAX {
+                continue;
+            }
+            let j = 8 * j as usize;
+            let w = &plan.cols[j..j + 24];
+            let near = s.le(s.load(&x[..l]), zero);
+            let [c0, c1] = sides::<S, D, PERLIN>(s, near, w, (1, 8));
+            // `poison`'s sum, its x term from the plan.
+            let mut nan = s.load(&x[l..]);
+            for a in 1..D {
+                nan = s.add(nan, s.sub(p[a], p[a]));
+            }
+            let xw = (
+                s.load(&x[2 * l..]),
+                s.load(&x[3 * l..]),
+                s.load(&x[4 * l..]),
+            );
+            let r = finish::<S, D, PERLIN>(s, &c0, &c1, xw, nan, SCALE[D - 1]);
+            let i = k * l;
+            store_row::<S, D, GRAD>(
+                s,
+                r,
+                outs,
+                at + done + i,
+                (n - i).min(l),
+                (&mut llo, &mut lhi),
+            );
+        }
+        vlo = s.min(llo, vlo);
+        vhi = s.max(lhi, vhi);
+        for (k, &j) in plan.at.iter().enumerate() {
+            if j != u32::MAX {
+                continue;
+            }
+            let i = k * l;
+            p[0] = load_row(s, part, i);
+            let r = hypercube::<S, D, PERLIN, PERIODIC>(s, field, p);
+            store_row::<S, D, GRAD>(
+                s,
+                r,
+                outs,
+                at + done + i,
+                (n - i).min(l),
+                (&mut vlo, &mut vhi),
+            );
+        }
+        done += n;
     }
+    (*lo, *hi) = (vlo, vhi);
     true
+}
+
+/// Makes `plan` for the grid row stretch at `xs`: per point, what [`row`]
+/// computes from x alone, by the same functions (so the same bits); per
+/// vector, where its columns are in the plan's positions.
+#[inline(always)]
+fn make_plan<S: Simd, const PERIODIC: bool>(
+    s: S,
+    field: &Field<S>,
+    period: &[u32; 4],
+    xs: &[S::E],
+    plan: &mut RowPlan<S::E>,
+) {
+    let l = S::LANES;
+    let nv = xs.len().div_ceil(l);
+    plan.x.clear();
+    plan.x.resize(nv * X_WORK * l, S::E::ZERO);
+    plan.at.clear();
+    plan.pos.clear();
+    let (zero, one) = (s.zero(), s.c(1.0));
+    for k in 0..nv {
+        let i = k * l;
+        let x = load_row(s, xs, i);
+        let (fl, frac) = if PERIODIC {
+            split_periodic(s, x, field.period_f[0], field.period_inv[0])
+        } else {
+            split(s, x)
+        };
+        let (u, du) = fade(s, frac);
+        let cell = s.cell(fl);
+        let x0 = s.u_first(cell);
+        let x1 = next_cell::<PERIODIC>(x0, period[0]);
+        let near = s.u_eq(cell, s.u_splat(x0));
+        let far = s.select(s.u_to_m(near), zero, one);
+        let out = &mut plan.x[X_WORK * i..];
+        for (m, v) in [far, s.sub(x, x), frac, u, du].into_iter().enumerate() {
+            s.store(v, &mut out[m * l..]);
+        }
+        let ok = s.u_or(near, s.u_eq(cell, s.u_splat(x1)));
+        if s.any(s.m_andnot(s.splat_true(), s.u_to_m(ok))) {
+            plan.at.push(u32::MAX);
+            continue;
+        }
+        // The vector's three positions, sharing the longest run at the
+        // end of `pos` that starts them (along a row, the last vector's).
+        let want = [x0, x1, next_cell::<PERIODIC>(x1, period[0])];
+        let n = plan.pos.len();
+        let back = (1..=n.min(3))
+            .rev()
+            .find(|&b| plan.pos[n - b..] == want[..b])
+            .unwrap_or(0);
+        plan.pos.extend_from_slice(&want[back..]);
+        plan.at.push((n - back) as u32);
+    }
+    let last = plan.pos.last().copied().unwrap_or(0);
+    plan.pos.resize(plan.pos.len().next_multiple_of(l), last);
+}
+
+/// The two [`Column`]s of each lane, from the columns of three
+/// consecutive positions (quantity `q` of the `t`-th at `w[q · qs + t · ps]`):
+/// those at the first two where `near` holds, else those at the last two.
+#[inline(always)]
+fn sides<S: Simd, const D: usize, const PERLIN: bool>(
+    s: S,
+    near: S::M,
+    w: &[S::E],
+    (qs, ps): (usize, usize),
+) -> [Column<S, D>; 2] {
+    // Plain loops, not closures: a closure would not inherit the backend's
+    // target features and its intrinsics would be called out of line.
+    let mut side = [[s.zero(); 8]; 2];
+    for q in 0..2 * D {
+        if !PERLIN && (q == 1 || q > D) {
+            continue;
+        }
+        let e = [
+            s.splat(w[q * qs]),
+            s.splat(w[q * qs + ps]),
+            s.splat(w[q * qs + 2 * ps]),
+        ];
+        side[0][q] = s.select(near, e[0], e[1]);
+        side[1][q] = s.select(near, e[1], e[2]);
+    }
+    let mut c = [Column::zero(s); 2];
+    for k in 0..2 {
+        c[k].a = side[k][0];
+        c[k].b = side[k][1];
+        for a in 1..D {
+            c[k].da[a] = side[k][1 + a];
+            c[k].db[a] = side[k][D + a];
+        }
+    }
+    c
 }
 
 /// [`hypercube_cached`]'s shared path; `None` if the lanes do not share a
@@ -582,30 +796,7 @@ fn row<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
         }
     };
     let near = s.u_to_m(near);
-    // Each quantity for the near and far x positions of each lane's cell.
-    // (Plain loops, not closures: a closure would not inherit the
-    // backend's target features and its intrinsics would be called out of
-    // line.)
-    let mut side = [[s.zero(); 8]; 2];
-    for q in 0..2 * D {
-        if !PERLIN && (q == 1 || q > D) {
-            continue;
-        }
-        let w = &cache.cols[q][j..j + 3];
-        let e = [s.splat(w[0]), s.splat(w[1]), s.splat(w[2])];
-        side[0][q] = s.select(near, e[0], e[1]);
-        side[1][q] = s.select(near, e[1], e[2]);
-    }
-    let mut c = [Column::zero(s); 2];
-    for k in 0..2 {
-        c[k].a = side[k][0];
-        c[k].b = side[k][1];
-        for a in 1..D {
-            c[k].da[a] = side[k][1 + a];
-            c[k].db[a] = side[k][D + a];
-        }
-    }
-    let (c0, c1) = (c[0], c[1]);
+    let [c0, c1] = sides::<S, D, PERLIN>(s, near, &cache.cols.as_flattened()[j..], (WINDOW, 1));
     let (u, du) = fade(s, frac);
     Some(finish::<S, D, PERLIN>(
         s,
@@ -619,7 +810,7 @@ fn row<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
 
 /// Makes `cache`'s window start at x cell `x0` on the row whose
 /// coordinates on axes 1.. are `p0`'s: the columns of the positions `x0`,
-/// next(`x0`), …, a vector of positions at a time.
+/// next(`x0`), ….
 // Inlined: a function of its own would not have the backend's target
 // features (see `Simd::outline`).
 #[inline(always)]
@@ -631,26 +822,44 @@ fn fill_window<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool
     x0: u32,
     cache: &mut RowCache<S, D>,
 ) {
-    let mut p = [s.zero(); D];
-    for a in 1..D {
-        p[a] = s.splat(p0[a]);
-    }
-    let ax = axes::<S, D, PERIODIC>(s, field, p);
     let mut pos = [0u32; WINDOW];
     let mut c = x0;
     for slot in pos.iter_mut() {
         *slot = c;
         c = next_cell::<PERIODIC>(c, period[0]);
     }
+    let cols = cache.cols.as_flattened_mut();
+    fill_columns::<S, D, PERLIN, PERIODIC>(s, field, p0, &pos, cols, (WINDOW, 1));
+    cache.key = Some((p0, x0));
+}
+
+/// The columns of the x lattice positions `pos` (a whole number of
+/// vectors) on the row whose coordinates on axes 1.. are `p0`'s, into
+/// `cols`: quantity `q` (numbered as in [`RowCache`]) of position `i` at
+/// `q · qs + i · ps`.
+#[inline(always)]
+fn fill_columns<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
+    s: S,
+    field: &Field<S>,
+    p0: [S::E; D],
+    pos: &[u32],
+    cols: &mut [S::E],
+    (qs, ps): (usize, usize),
+) {
+    let mut p = [s.zero(); D];
+    for a in 1..D {
+        p[a] = s.splat(p0[a]);
+    }
+    let ax = axes::<S, D, PERIODIC>(s, field, p);
     let mut lane = [S::E::ZERO; 16];
     for (l, e) in lane.iter_mut().enumerate().take(S::LANES) {
         *e = S::E::from_i32(l as i32);
     }
     let index = s.f_to_i(s.load(&lane));
     let mut out = [S::E::ZERO; 16];
-    for v in (0..WINDOW).step_by(S::LANES) {
+    for v in (0..pos.len()).step_by(S::LANES) {
         // Each lane's primed position, picked by its lane index (once per
-        // window, so the compares cost nothing that matters).
+        // vector of positions, so the compares cost nothing that matters).
         let mut xp = s.u_splat(0);
         for l in 0..S::LANES {
             let hit = s.u_eq(index, s.u_splat(l as u32));
@@ -672,10 +881,11 @@ fn fill_window<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool
                 continue;
             }
             s.store(*f, &mut out);
-            cache.cols[k][v..v + S::LANES].copy_from_slice(&out[..S::LANES]);
+            for (t, e) in out[..S::LANES].iter().enumerate() {
+                cols[k * qs + (v + t) * ps] = *e;
+            }
         }
     }
-    cache.key = Some((p0, x0));
 }
 
 #[inline(always)]

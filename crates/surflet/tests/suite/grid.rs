@@ -252,6 +252,17 @@ fn long_rows_equal_points() {
             for g in &grids {
                 check(&format!("long rows fBm {kind}"), &fr, g);
             }
+            // Longer than the stretch that one plan of a row's x work
+            // covers (2048 points), ending partway through a vector, with
+            // a step whose vectors sometimes span three cells.
+            let size: [usize; D] = core::array::from_fn(|a| if a == 0 { 4203 } else { 2 });
+            let origin = core::array::from_fn(|a| F::from_f64([-7.1, 0.3, 2.2, -0.6][a]));
+            for step in [0.0113, 0.29] {
+                let steps = core::array::from_fn(|a| F::from_f64([step, 0.5, 0.25, 1.0][a]));
+                let g = Grid::<F, D>::uniform(origin, steps, size).unwrap();
+                check(&format!("longer rows {kind} {step}"), &fields[0], &g);
+                check(&format!("longer rows {kind} {step}, tiled"), &fields[2], &g);
+            }
         }
     }
     rows::<f32, 1>();
