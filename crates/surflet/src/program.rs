@@ -635,6 +635,10 @@ struct OctavePass<'a, 'c, S: Simd, K, const D: usize, const GRAD: bool> {
     o: &'a Oct<S>,
     period: [u32; 4],
     row: [S::F; D],
+    /// The whole stretch of the row (for the kernel's plan of it), and
+    /// where in it the chunk starts, in vectors.
+    xs: &'a [S::E],
+    first: usize,
     xv: &'a [S::F],
     cache: &'c mut RowCache<S, D>,
     out: &'a mut [Acc<S, D>],
@@ -649,7 +653,22 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
     fn call(self, s: S) {
         let o = self.o;
         let zero = s.zero();
+        // The row's coordinates on axes 1.., as below; past the float
+        // range the per-lane path saturates them, so the plan is not used.
+        let mut rest = [zero; D];
+        let mut rest_ok = true;
+        for a in 1..D {
+            rest[a] = s.add(s.mul(self.row[a], o.freq), o.offset[a]);
+            let m = s.le(s.abs(rest[a]), s.splat(S::E::MAX));
+            rest_ok &= !s.any(s.m_andnot(s.splat_true(), m));
+        }
+        let map = (o.freq, o.offset[0]);
+        let planned = rest_ok && K::plan_row(s, &o.field, &self.period, self.xs, map, self.cache);
         for k in 0..self.xv.len() {
+            if planned && let Some((n, gn)) = K::row_planned(s, self.cache, self.first + k, &rest) {
+                self.out[k] = (n, if GRAD { gn } else { [zero; D] });
+                continue;
+            }
             let mut x = self.row;
             x[0] = self.xv[k];
             let mut xi = [zero; D];
@@ -742,6 +761,8 @@ impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S,
                             o: self.octs.oct(i),
                             period: noise.period4(),
                             row,
+                            xs,
+                            first: c0 / l,
                             xv: &xv[..nv],
                             cache: &mut rows[i],
                             out: &mut scratch[j * CHUNK..j * CHUNK + nv],

@@ -436,6 +436,8 @@ struct RowPlan<E> {
     /// [`RowCache`]) of position `i` at `8 · i + q`, so that a vector's
     /// three positions are one slice.
     cols: Vec<E>,
+    /// Whether `cols` are the announced row's ([`plan_row`]).
+    ready: bool,
 }
 
 impl<E> RowPlan<E> {
@@ -446,6 +448,7 @@ impl<E> RowPlan<E> {
             at: Vec::new(),
             pos: Vec::new(),
             cols: Vec::new(),
+            ready: false,
         }
     }
 }
@@ -478,6 +481,7 @@ impl<S: Simd, const D: usize> RowCache<S, D> {
             nan |= v.is_nan();
         }
         self.row = if nan { None } else { Some(rest) };
+        self.plan.ready = false;
     }
 }
 
@@ -568,7 +572,7 @@ pub(crate) fn grid_row<
         let key = (part.as_ptr() as usize, part.len());
         let plan = &mut cache.plan;
         if plan.key != Some(key) {
-            make_plan::<S, PERIODIC>(s, field, period, part, plan);
+            make_plan::<S, PERIODIC>(s, field, period, part, None, plan);
             plan.key = Some(key);
         }
         let np = plan.pos.len();
@@ -593,19 +597,7 @@ pub(crate) fn grid_row<
             }
             let j = 8 * j as usize;
             let w = &plan.cols[j..j + 24];
-            let near = s.le(s.load(&x[..l]), zero);
-            let [c0, c1] = sides::<S, D, PERLIN>(s, near, w, (1, 8));
-            // `poison`'s sum, its x term from the plan.
-            let mut nan = s.load(&x[l..]);
-            for a in 1..D {
-                nan = s.add(nan, s.sub(p[a], p[a]));
-            }
-            let xw = (
-                s.load(&x[2 * l..]),
-                s.load(&x[3 * l..]),
-                s.load(&x[4 * l..]),
-            );
-            let r = finish::<S, D, PERLIN>(s, &c0, &c1, xw, nan, SCALE[D - 1]);
+            let r = blend_planned::<S, D, PERLIN>(s, w, x, &p);
             let i = k * l;
             store_row::<S, D, GRAD>(
                 s,
@@ -649,10 +641,12 @@ fn make_plan<S: Simd, const PERIODIC: bool>(
     field: &Field<S>,
     period: &[u32; 4],
     xs: &[S::E],
+    map: Option<(S::F, S::F)>,
     plan: &mut RowPlan<S::E>,
 ) {
     let l = S::LANES;
     let nv = xs.len().div_ceil(l);
+    let max = s.splat(S::E::MAX);
     plan.x.clear();
     plan.x.resize(nv * X_WORK * l, S::E::ZERO);
     plan.at.clear();
@@ -660,7 +654,17 @@ fn make_plan<S: Simd, const PERIODIC: bool>(
     let (zero, one) = (s.zero(), s.c(1.0));
     for k in 0..nv {
         let i = k * l;
-        let x = load_row(s, xs, i);
+        let mut x = load_row(s, xs, i);
+        if let Some((freq, offset)) = map {
+            // An octave's coordinate, as the program maps it; a vector
+            // with a lane past the float range (or NaN) takes the
+            // program's per-lane path, which saturates it.
+            x = s.add(s.mul(x, freq), offset);
+            if s.any(s.m_andnot(s.splat_true(), s.le(s.abs(x), max))) {
+                plan.at.push(u32::MAX);
+                continue;
+            }
+        }
         let (fl, frac) = if PERIODIC {
             split_periodic(s, x, field.period_f[0], field.period_inv[0])
         } else {
@@ -694,6 +698,93 @@ fn make_plan<S: Simd, const PERIODIC: bool>(
     }
     let last = plan.pos.last().copied().unwrap_or(0);
     plan.pos.resize(plan.pos.len().next_multiple_of(l), last);
+}
+
+/// One vector of a planned row: its columns `w` (three positions,
+/// position-major) blended along x with its x work `x` (see
+/// [`RowPlan::x`]), for the point whose coordinates on axes 1.. are `p`'s:
+/// what [`row`] computes, by the same operations.
+#[inline(always)]
+fn blend_planned<S: Simd, const D: usize, const PERLIN: bool>(
+    s: S,
+    w: &[S::E],
+    x: &[S::E],
+    p: &[S::F; D],
+) -> (S::F, [S::F; D]) {
+    let l = S::LANES;
+    let near = s.le(s.load(&x[..l]), s.zero());
+    let [c0, c1] = sides::<S, D, PERLIN>(s, near, w, (1, 8));
+    // `poison`'s sum, its x term from the plan.
+    let mut nan = s.load(&x[l..]);
+    for a in 1..D {
+        nan = s.add(nan, s.sub(p[a], p[a]));
+    }
+    let xw = (
+        s.load(&x[2 * l..]),
+        s.load(&x[3 * l..]),
+        s.load(&x[4 * l..]),
+    );
+    finish::<S, D, PERLIN>(s, &c0, &c1, xw, nan, SCALE[D - 1])
+}
+
+/// Readies `cache`'s plan for the announced row, at the x coordinates
+/// `xs · freq + offset` with `(freq, offset)` = `map` (an octave's, the
+/// same for every call on this cache): returns whether [`row_planned`]
+/// may be asked. `xs` is as in [`Lanes::row`](crate::batch::Lanes::row).
+#[inline(always)]
+pub(crate) fn plan_row<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
+    s: S,
+    field: &Field<S>,
+    period: &[u32; 4],
+    xs: &[S::E],
+    map: (S::F, S::F),
+    cache: &mut RowCache<S, D>,
+) -> bool {
+    let Some(rest) = cache.row else {
+        return false;
+    };
+    if xs.len() > PLAN_MAX {
+        return false;
+    }
+    let key = (xs.as_ptr() as usize, xs.len());
+    let plan = &mut cache.plan;
+    if plan.key != Some(key) {
+        make_plan::<S, PERIODIC>(s, field, period, xs, Some(map), plan);
+        plan.key = Some(key);
+        plan.ready = false;
+    }
+    if !plan.ready {
+        let np = plan.pos.len();
+        plan.cols.resize(8 * np, S::E::ZERO);
+        fill_columns::<S, D, PERLIN, PERIODIC>(s, field, rest, &plan.pos, &mut plan.cols, (1, 8));
+        plan.ready = true;
+    }
+    true
+}
+
+/// The `k`-th vector of the row that [`plan_row`] readied, for the point
+/// whose coordinates on axes 1.. are `p`'s; `None` where it takes the
+/// per-lane path.
+#[inline(always)]
+pub(crate) fn row_planned<S: Simd, const D: usize, const PERLIN: bool>(
+    s: S,
+    cache: &RowCache<S, D>,
+    k: usize,
+    p: &[S::F; D],
+) -> Option<(S::F, [S::F; D])> {
+    let plan = &cache.plan;
+    let j = *plan.at.get(k)?;
+    if j == u32::MAX {
+        return None;
+    }
+    let (j, x) = (8 * j as usize, X_WORK * S::LANES * k);
+    let w = &plan.cols[j..j + 24];
+    Some(blend_planned::<S, D, PERLIN>(
+        s,
+        w,
+        &plan.x[x..x + X_WORK * S::LANES],
+        p,
+    ))
 }
 
 /// The two [`Column`]s of each lane, from the columns of three

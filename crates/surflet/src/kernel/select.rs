@@ -1,7 +1,7 @@
 //! Static kernel selection: one zero-sized type per (noise, periodic) pair, so
 //! a batch loop is monomorphised for exactly one kernel.
 
-use super::hypercube::{RowCache, grid_row, hypercube, hypercube_cached};
+use super::hypercube::{RowCache, grid_row, hypercube, hypercube_cached, plan_row, row_planned};
 use super::opensimplex::opensimplex;
 use super::simplex::{simplex1, simplex2, simplex2_hex, simplex3, simplex4};
 use super::{Field, resize};
@@ -34,6 +34,34 @@ pub(crate) trait Kernel<const D: usize>: Copy {
     ) -> bool {
         let _ = (s, field, period, xs, outs, at, bounds, cache);
         false
+    }
+    /// Readies the row announced to `cache` for [`row_planned`](Self::row_planned)
+    /// at the x coordinates `xs · map.0 + map.1` (see
+    /// [`hypercube::plan_row`](super::hypercube::plan_row)); `false` where
+    /// the kernel has no such path.
+    #[inline(always)]
+    fn plan_row<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        period: &[u32; 4],
+        xs: &[S::E],
+        map: (S::F, S::F),
+        cache: &mut RowCache<S, D>,
+    ) -> bool {
+        let _ = (s, field, period, xs, map, cache);
+        false
+    }
+    /// The `k`-th vector of the row readied by [`plan_row`](Self::plan_row),
+    /// its coordinates on axes 1.. those of `p`; `None` for the per-lane path.
+    #[inline(always)]
+    fn row_planned<S: Simd>(
+        s: S,
+        cache: &RowCache<S, D>,
+        k: usize,
+        p: &[S::F; D],
+    ) -> Option<(S::F, [S::F; D])> {
+        let _ = (s, cache, k, p);
+        None
     }
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]);
     /// [`eval`](Self::eval) with lattice work shared between the lanes and
@@ -96,6 +124,26 @@ impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
         grid_row::<S, D, false, P, GRAD>(s, field, period, xs, outs, at, bounds, cache)
     }
     #[inline(always)]
+    fn plan_row<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        period: &[u32; 4],
+        xs: &[S::E],
+        map: (S::F, S::F),
+        cache: &mut RowCache<S, D>,
+    ) -> bool {
+        plan_row::<S, D, false, P>(s, field, period, xs, map, cache)
+    }
+    #[inline(always)]
+    fn row_planned<S: Simd>(
+        s: S,
+        cache: &RowCache<S, D>,
+        k: usize,
+        p: &[S::F; D],
+    ) -> Option<(S::F, [S::F; D])> {
+        row_planned::<S, D, false>(s, cache, k, p)
+    }
+    #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         hypercube::<S, D, false, P>(s, field, p)
     }
@@ -145,6 +193,26 @@ impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
         cache: &mut RowCache<S, D>,
     ) -> bool {
         grid_row::<S, D, true, P, GRAD>(s, field, period, xs, outs, at, bounds, cache)
+    }
+    #[inline(always)]
+    fn plan_row<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        period: &[u32; 4],
+        xs: &[S::E],
+        map: (S::F, S::F),
+        cache: &mut RowCache<S, D>,
+    ) -> bool {
+        plan_row::<S, D, true, P>(s, field, period, xs, map, cache)
+    }
+    #[inline(always)]
+    fn row_planned<S: Simd>(
+        s: S,
+        cache: &RowCache<S, D>,
+        k: usize,
+        p: &[S::F; D],
+    ) -> Option<(S::F, [S::F; D])> {
+        row_planned::<S, D, true>(s, cache, k, p)
     }
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
