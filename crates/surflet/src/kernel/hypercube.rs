@@ -436,7 +436,8 @@ struct RowPlan<E> {
     /// [`RowCache`]) of position `i` at `8 · i + q`, so that a vector's
     /// three positions are one slice.
     cols: Vec<E>,
-    /// Whether `cols` are the announced row's ([`plan_row`]).
+    /// Whether `cols` are the announced row's (reset by
+    /// [`RowCache::start_row`] and by a new plan).
     ready: bool,
 }
 
@@ -569,15 +570,7 @@ pub(crate) fn grid_row<
     let mut done = 0;
     while done < xs.len() {
         let part = &xs[done..xs.len().min(done + PLAN_MAX)];
-        let key = (part.as_ptr() as usize, part.len());
-        let plan = &mut cache.plan;
-        if plan.key != Some(key) {
-            make_plan::<S, PERIODIC>(s, field, period, part, None, plan);
-            plan.key = Some(key);
-        }
-        let np = plan.pos.len();
-        plan.cols.resize(8 * np, S::E::ZERO);
-        fill_columns::<S, D, PERLIN, PERIODIC>(s, field, rest, &plan.pos, &mut plan.cols, (1, 8));
+        ready_plan::<S, D, PERLIN, PERIODIC>(s, field, period, part, None, rest, cache);
         let n = part.len();
         let plan = &cache.plan;
         // First the vectors whose lanes share two columns, in a loop that
@@ -746,10 +739,27 @@ pub(crate) fn plan_row<S: Simd, const D: usize, const PERLIN: bool, const PERIOD
     if xs.len() > PLAN_MAX {
         return false;
     }
+    ready_plan::<S, D, PERLIN, PERIODIC>(s, field, period, xs, Some(map), rest, cache);
+    true
+}
+
+/// Makes `cache`'s plan for `xs` (at most [`PLAN_MAX`] points, mapped by
+/// `map` as in [`make_plan`]) unless it has it, and its columns for the
+/// row `rest` unless they are that row's.
+#[inline(always)]
+fn ready_plan<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
+    s: S,
+    field: &Field<S>,
+    period: &[u32; 4],
+    xs: &[S::E],
+    map: Option<(S::F, S::F)>,
+    rest: [S::E; D],
+    cache: &mut RowCache<S, D>,
+) {
     let key = (xs.as_ptr() as usize, xs.len());
     let plan = &mut cache.plan;
     if plan.key != Some(key) {
-        make_plan::<S, PERIODIC>(s, field, period, xs, Some(map), plan);
+        make_plan::<S, PERIODIC>(s, field, period, xs, map, plan);
         plan.key = Some(key);
         plan.ready = false;
     }
@@ -759,7 +769,6 @@ pub(crate) fn plan_row<S: Simd, const D: usize, const PERLIN: bool, const PERIOD
         fill_columns::<S, D, PERLIN, PERIODIC>(s, field, rest, &plan.pos, &mut plan.cols, (1, 8));
         plan.ready = true;
     }
-    true
 }
 
 /// The `k`-th vector of the row that [`plan_row`] readied, for the point
