@@ -521,17 +521,16 @@ pub(crate) fn batch_outs<'a, F, const D: usize>(
 }
 
 /// One kernel's [`Kernel::eval_row`] as a [`Call`], for
-/// [`Noise::eval_lanes_row`].
-#[cfg(debug_assertions)]
-struct RowCall<'a, 'c, S: Simd, K, const D: usize> {
-    field: &'a Field<S>,
-    period: &'a [u32; 4],
-    p: [S::F; D],
-    cache: Option<&'c mut RowCache<S, D>>,
-    kernel: core::marker::PhantomData<fn() -> K>,
+/// [`Noise::eval_lanes_row`] in builds with debug assertions and for the
+/// per-lane path of a fractal's octave pass.
+pub(crate) struct RowCall<'a, 'c, S: Simd, K, const D: usize> {
+    pub field: &'a Field<S>,
+    pub period: &'a [u32; 4],
+    pub p: [S::F; D],
+    pub cache: Option<&'c mut RowCache<S, D>>,
+    pub kernel: core::marker::PhantomData<fn() -> K>,
 }
 
-#[cfg(debug_assertions)]
 impl<S: Simd, K: Kernel<D>, const D: usize> Call<S> for RowCall<'_, '_, S, K, D> {
     type Output = (S::F, [S::F; D]);
     #[inline(always)]

@@ -27,8 +27,8 @@ use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
 use crate::kernel::hypercube::RowCache;
 use crate::kernel::select::{Kernel, PerlinK, ValueK};
-use crate::noise::batch_outs;
 use crate::noise::{Noise, NoiseKind, Sample};
+use crate::noise::{RowCall, batch_outs};
 use crate::prelude_internal::*;
 use crate::simd::Element;
 use crate::simd::scalar::Scalar;
@@ -295,12 +295,15 @@ impl<S: Simd, const D: usize> Octs<S, D> for Cached<S, D> {
         p: [S::F; D],
         on_row: bool,
     ) -> (S::F, [S::F; D]) {
-        match &self.rows {
-            Some(rows) if on_row => {
-                noise.eval_lanes_row(s, field, p, Some(&mut rows.borrow_mut()[i]))
-            }
-            _ => noise.eval_lanes_row(s, field, p, None),
-        }
+        // One call site: each inlines every kind's kernel, and a second
+        // (with and without the cache) doubled the program entry points,
+        // most of the release build's time.
+        let mut rows = match &self.rows {
+            Some(rows) if on_row => Some(rows.borrow_mut()),
+            _ => None,
+        };
+        let cache = rows.as_mut().map(|r| &mut r[i]);
+        noise.eval_lanes_row(s, field, p, cache)
     }
 }
 
@@ -677,7 +680,15 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
             }
             let fixed = octave_overflow(s, &mut xi, x, o.freq, o.offset);
             let cache = if fixed { None } else { Some(&mut *self.cache) };
-            let (n, gn) = K::eval_row(s, &o.field, &self.period, xi, cache);
+            // Out of line: rare on a grid (long rows, overflow), and one
+            // copy per kernel rather than one per gradient flag.
+            let (n, gn) = s.outline(RowCall::<S, K, D> {
+                field: &o.field,
+                period: &self.period,
+                p: xi,
+                cache,
+                kernel: core::marker::PhantomData,
+            });
             self.out[k] = (n, if GRAD { gn } else { [zero; D] });
         }
     }

@@ -12,7 +12,7 @@ use super::{Field, MARGIN, PRIMES, fade, lattice_value, lowbias32, poison, split
 use crate::batch::{load_row, store_row};
 use crate::prelude_internal::*;
 use crate::simd::Element;
-use crate::simd::Simd;
+use crate::simd::{Call, Simd};
 
 /// 1 / sup |Perlin| for each dimension's gradient set (index D − 1), so that
 /// the normalised noise spans [-1, 1] (times [`MARGIN`]). Derived in `docs/RANGES.md`:
@@ -570,7 +570,14 @@ pub(crate) fn grid_row<
     let mut done = 0;
     while done < xs.len() {
         let part = &xs[done..xs.len().min(done + PLAN_MAX)];
-        ready_plan::<S, D, PERLIN, PERIODIC>(s, field, period, part, None, rest, cache);
+        s.outline(ReadyPlan::<S, D, PERLIN, PERIODIC> {
+            field,
+            period,
+            xs: part,
+            map: None,
+            rest,
+            cache,
+        });
         let n = part.len();
         let plan = &cache.plan;
         // First the vectors whose lanes share two columns, in a loop that
@@ -609,7 +616,7 @@ pub(crate) fn grid_row<
             }
             let i = k * l;
             p[0] = load_row(s, part, i);
-            let r = hypercube::<S, D, PERLIN, PERIODIC>(s, field, p);
+            let r = s.outline(PerLane::<S, D, PERLIN, PERIODIC> { field, p });
             store_row::<S, D, GRAD>(
                 s,
                 r,
@@ -739,8 +746,64 @@ pub(crate) fn plan_row<S: Simd, const D: usize, const PERLIN: bool, const PERIOD
     if xs.len() > PLAN_MAX {
         return false;
     }
-    ready_plan::<S, D, PERLIN, PERIODIC>(s, field, period, xs, Some(map), rest, cache);
+    s.outline(ReadyPlan::<S, D, PERLIN, PERIODIC> {
+        field,
+        period,
+        xs,
+        map: Some(map),
+        rest,
+        cache,
+    });
     true
+}
+
+/// [`ready_plan`] as a [`Call`], run out of line: it runs once per row at
+/// most, and inlined it made a copy in every grid row and octave pass
+/// (per gradient flag and caller), which cost the release build minutes.
+/// Out of line there is one per backend, dimension and kernel.
+struct ReadyPlan<'a, 'c, S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool> {
+    field: &'a Field<S>,
+    period: &'a [u32; 4],
+    xs: &'a [S::E],
+    map: Option<(S::F, S::F)>,
+    rest: [S::E; D],
+    cache: &'c mut RowCache<S, D>,
+}
+
+impl<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool> Call<S>
+    for ReadyPlan<'_, '_, S, D, PERLIN, PERIODIC>
+{
+    type Output = ();
+    #[inline(always)]
+    fn call(self, s: S) {
+        ready_plan::<S, D, PERLIN, PERIODIC>(
+            s,
+            self.field,
+            self.period,
+            self.xs,
+            self.map,
+            self.rest,
+            self.cache,
+        );
+    }
+}
+
+/// [`hypercube`] as a [`Call`]: the per-lane path of a planned row, out of
+/// line for the same reason as [`ReadyPlan`] (a call costs little beside
+/// the per-lane kernel it runs).
+struct PerLane<'a, S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool> {
+    field: &'a Field<S>,
+    p: [S::F; D],
+}
+
+impl<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool> Call<S>
+    for PerLane<'_, S, D, PERLIN, PERIODIC>
+{
+    type Output = (S::F, [S::F; D]);
+    #[inline(always)]
+    fn call(self, s: S) -> Self::Output {
+        hypercube::<S, D, PERLIN, PERIODIC>(s, self.field, self.p)
+    }
 }
 
 /// Makes `cache`'s plan for `xs` (at most [`PLAN_MAX`] points, mapped by
