@@ -119,6 +119,13 @@ pub(crate) fn store_row<S: Simd, const D: usize, const GRAD: bool>(
             }
         }
     }
+    widen(s, v, (lo, hi));
+}
+
+/// Widens `lo`/`hi` by the values `v` (−0 as +0; NaN falls through min and
+/// max).
+#[inline(always)]
+pub(crate) fn widen<S: Simd>(s: S, v: S::F, (lo, hi): (&mut S::F, &mut S::F)) {
     let v = s.add(v, s.zero());
     *lo = s.min(v, *lo);
     *hi = s.max(v, *hi);

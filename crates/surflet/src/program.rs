@@ -630,6 +630,8 @@ type Acc<S, const D: usize> = (<S as Simd>::F, [<S as Simd>::F; D]);
 /// Vectors per chunk of a row in [`ProgLanes`]' octave-by-octave path:
 /// each octave's results for a chunk stay in the first-level cache.
 const CHUNK: usize = 16;
+// `OctavePass` keeps one bit per vector of a chunk in a `u32`.
+const _: () = assert!(CHUNK <= 32);
 
 /// One octave of a program over a chunk of a grid row: the octave's noise
 /// and gradient at each vector of x coordinates `xv` on the row `row`,
@@ -667,11 +669,26 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
         }
         let map = (o.freq, o.offset[0]);
         let planned = rest_ok && K::plan_row(s, &o.field, &self.period, self.xs, map, self.cache);
-        for k in 0..self.xv.len() {
-            if planned && let Some((n, gn)) = K::row_planned(s, self.cache, self.first + k, &rest) {
-                self.out[k] = (n, if GRAD { gn } else { [zero; D] });
-                continue;
+        let nv = self.xv.len();
+        // First the planned vectors, in a loop without a call (a call in
+        // the loop, even one not taken, sent its values to the stack);
+        // then the others, one bit each in `left`.
+        let mut left = if planned {
+            0
+        } else {
+            u32::MAX.checked_shr(32 - nv as u32).unwrap_or(0)
+        };
+        if planned {
+            for k in 0..nv {
+                match K::row_planned(s, self.cache, self.first + k, &rest) {
+                    Some((n, gn)) => self.out[k] = (n, if GRAD { gn } else { [zero; D] }),
+                    None => left |= 1 << k,
+                }
             }
+        }
+        while left != 0 {
+            let k = left.trailing_zeros() as usize;
+            left &= left - 1;
             let mut x = self.row;
             x[0] = self.xv[k];
             let mut xi = [zero; D];
