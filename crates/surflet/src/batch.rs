@@ -228,16 +228,50 @@ pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
         }
         done += len;
     }
+    reduce_bounds(s, lo, hi)
+}
+
+/// The smallest lane of `lo` and the largest of `hi`.
+#[inline(always)]
+fn reduce_bounds<S: Simd>(s: S, lo: S::F, hi: S::F) -> (S::E, S::E) {
     let mut a = [S::E::ZERO; 16];
     let mut b = [S::E::ZERO; 16];
     s.store(lo, &mut a);
     s.store(hi, &mut b);
     let (mut min, mut max) = (S::E::INFINITY, S::E::NEG_INFINITY);
-    for k in 0..l {
+    for k in 0..S::LANES {
         min = if a[k] < min { a[k] } else { min };
         max = if b[k] > max { b[k] } else { max };
     }
     (min, max)
+}
+
+/// The bounds of a slice, as [`exec`] keeps them.
+struct BoundsOp<'a, E>(&'a [E]);
+
+impl<E: Float> Op<E> for BoundsOp<'_, E> {
+    type Output = (E, E);
+
+    #[inline(always)]
+    fn run<S: Simd<E = E>>(self, s: S) -> (E, E) {
+        let v = self.0;
+        let mut lo = s.splat(E::INFINITY);
+        let mut hi = s.splat(E::NEG_INFINITY);
+        let mut i = 0;
+        while i < v.len() {
+            widen(s, load_row(s, v, i), (&mut lo, &mut hi));
+            i += S::LANES;
+        }
+        reduce_bounds(s, lo, hi)
+    }
+}
+
+/// The smallest and largest non-NaN value of `v`, −0 counted as +0
+/// ((+∞, −∞) if there is none), on the widest instruction set: a running
+/// bound per lane, where one running bound is a chain of dependent
+/// compares (half the time of a graph's grid call, when it was one).
+pub(crate) fn bounds<E: Float>(v: &[E]) -> (E, E) {
+    E::dispatch(Isa::detect(), BoundsOp(v))
 }
 
 /// One block on one backend.

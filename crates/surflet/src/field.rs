@@ -126,7 +126,7 @@ pub trait Field<const D: usize>: Send + Sync {
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<Bounds<F>, Error> {
-        grid_by_points(grid, out, gradient, |coords, out, g| {
+        grid_by_points(grid, out, gradient, true, |_, coords, out, g| {
             self.fill_on(isa, coords, out, g)
         })
     }
@@ -173,20 +173,8 @@ pub(crate) fn check_lengths<F, const D: usize>(
 /// The smallest and largest non-NaN value of `v`, a zero counted as `+0`
 /// (the convention of every grid call).
 pub(crate) fn bounds_of<F: Float>(v: &[F]) -> Bounds<F> {
-    let mut b = Bounds {
-        min: F::INFINITY,
-        max: F::NEG_INFINITY,
-    };
-    for &x in v {
-        let x = if x == F::ZERO { F::ZERO } else { x };
-        if x < b.min {
-            b.min = x;
-        }
-        if x > b.max {
-            b.max = x;
-        }
-    }
-    b
+    let (min, max) = crate::batch::bounds(v);
+    Bounds { min, max }
 }
 
 /// Points per block of the block-by-block evaluators (graphs, grids of
@@ -242,15 +230,19 @@ pub(crate) fn run_blocks_with<F: Float, R: Send + Sync + Copy, const D: usize>(
     Ok(acc)
 }
 
-/// Evaluates `grid` block by block through a point call `fill`, with the
-/// grid's coordinates written out per block (the same values as
-/// [`Grid::point`], so the same bits as single points), and returns the
-/// bounds of what it wrote.
+/// Evaluates `grid` block by block through a point call
+/// `fill(start, coords, out, gradient)` for the grid's points
+/// `start..start + out.len()`, and returns the bounds of what it wrote.
+/// With `points`, the grid's coordinates are written out per block (the
+/// same values as [`Grid::point`], so the same bits as single points);
+/// without, `coords` are empty, for a `fill` that evaluates the grid's
+/// points by their index.
 pub(crate) fn grid_by_points<F: Float, const D: usize>(
     grid: &Grid<F, D>,
     out: &mut [F],
     gradient: Option<[&mut [F]; D]>,
-    fill: impl Fn([&[F]; D], &mut [F], Option<[&mut [F]; D]>) -> Result<(), Error> + Sync,
+    points: bool,
+    fill: impl Fn(usize, [&[F]; D], &mut [F], Option<[&mut [F]; D]>) -> Result<(), Error> + Sync,
 ) -> Result<Bounds<F>, Error> {
     let n = grid.len();
     if out.len() != n {
@@ -277,6 +269,9 @@ pub(crate) fn grid_by_points<F: Float, const D: usize>(
             // Axis 0 runs through its list (copied a row at a time); every other
             // axis holds each coordinate for `stride` points (filled in runs).
             let coords: [Vec<F>; D] = core::array::from_fn(|a| {
+                if !points {
+                    return Vec::new();
+                }
                 let stride: usize = shape[..a].iter().product();
                 let mut idx = (start / stride) % shape[a];
                 let mut run = start % stride;
@@ -299,7 +294,7 @@ pub(crate) fn grid_by_points<F: Float, const D: usize>(
                 }
                 c
             });
-            fill(core::array::from_fn(|a| &coords[a][..]), out, g)?;
+            fill(start, core::array::from_fn(|a| &coords[a][..]), out, g)?;
             Ok(bounds_of(out))
         },
         // Bounds per block, then their min and max: the same as the bounds of
@@ -432,5 +427,54 @@ impl<T: Field<D>, const D: usize> DynField<D> for T {
         gradient: Option<[&mut [f64]; D]>,
     ) -> Result<(), Error> {
         self.fill_on(isa, coords, out, gradient)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bounds_of;
+
+    /// The bounds kept per lane equal one running bound over every length
+    /// around the vector sizes, with NaN, −0 and infinities placed anywhere.
+    #[test]
+    fn bounds_of_matches_a_running_bound() {
+        let mut state = 0x9E37_79B9u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        for n in 0..70 {
+            for _ in 0..20 {
+                let v: Vec<f32> = (0..n)
+                    .map(|_| match next() % 10 {
+                        0 => f32::NAN,
+                        1 => -0.0,
+                        2 => f32::INFINITY,
+                        3 => f32::NEG_INFINITY,
+                        _ => (next() % 2001) as f32 / 1000.0 - 1.0,
+                    })
+                    .collect();
+                let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+                for &x in &v {
+                    let x = if x == 0.0 { 0.0 } else { x };
+                    if x < lo {
+                        lo = x;
+                    }
+                    if x > hi {
+                        hi = x;
+                    }
+                }
+                let b = bounds_of(&v);
+                assert_eq!(
+                    (b.min.to_bits(), b.max.to_bits()),
+                    (lo.to_bits(), hi.to_bits()),
+                    "{v:?}"
+                );
+            }
+        }
+        let b = bounds_of(&[-0.0f64, f64::NAN, 0.5]);
+        assert_eq!((b.min.to_bits(), b.max), (0.0f64.to_bits(), 0.5));
     }
 }

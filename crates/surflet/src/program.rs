@@ -135,16 +135,47 @@ impl<const D: usize> Program<D> {
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<Bounds<F>, Error> {
-        let grad = gradient.is_some();
         let outs = batch_outs(out, gradient);
         batch::check(isa, grid.len(), &outs, true)?;
+        Ok(self.grid_part(isa, grid, 0, outs))
+    }
+
+    /// [`grid_on`](Self::grid_on) for the grid's points
+    /// `start..start + out.len()` alone (a graph's block of the grid).
+    pub(crate) fn grid_part_on<F: Float>(
+        &self,
+        isa: Isa,
+        grid: &Grid<F, D>,
+        start: usize,
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<Bounds<F>, Error> {
+        let outs = batch_outs(out, gradient);
+        let n = outs[0].len();
+        batch::check(isa, n, &outs, true)?;
+        if start.checked_add(n).is_none_or(|end| end > grid.len()) {
+            return Err(Error::Length {
+                what: "grid part".into(),
+                expected: grid.len().saturating_sub(start),
+                found: n,
+            });
+        }
+        Ok(self.grid_part(isa, grid, start, outs))
+    }
+
+    fn grid_part<F: Float>(
+        &self,
+        isa: Isa,
+        grid: &Grid<F, D>,
+        start: usize,
+        outs: Vec<&mut [F]>,
+    ) -> Bounds<F> {
+        let grad = outs.len() > 1;
         let work = Work::Grid {
             axes: grid.axes(),
-            start: 0,
+            start,
         };
-        Ok(batch::grid_bounds(batch::drive(
-            self, isa, grad, work, outs,
-        )))
+        batch::grid_bounds(batch::drive(self, isa, grad, work, outs))
     }
 }
 

@@ -712,6 +712,11 @@ pub(super) fn distortion(
 struct Frame<'a, F, const D: usize> {
     q: [&'a [F]; D],
     jac: Option<&'a [[Vec<F>; D]; D]>,
+    /// Set where the points are a grid's `start..start + n`, untransformed:
+    /// leaves then take their stack's grid path (the same bits as its
+    /// points, several times faster), and `q` is empty unless a node reads
+    /// it (see [`Node::reads_points`]).
+    grid: Option<(&'a Grid<F, D>, usize)>,
 }
 
 /// A node's values over a block and, if asked, their gradient with respect
@@ -823,6 +828,21 @@ fn zeros<F: Float, const D: usize>(n: usize) -> [Vec<F>; D] {
 }
 
 impl<const D: usize> Node<D> {
+    /// Whether evaluating it over a grid frame reads the frame's
+    /// coordinates: domain transforms and displacements move them, and a
+    /// user's field is called with them. Leaves use the grid itself.
+    fn reads_points(&self) -> bool {
+        match &self.op {
+            Op::Leaf(_) | Op::Const(_) => false,
+            Op::Custom(_) | Op::Domain(..) | Op::Displace(..) => true,
+            Op::Map(_, x) => x.reads_points(),
+            Op::Bin(_, x, y) => x.reads_points() || y.reads_points(),
+            Op::Select { a, b, c, .. } | Op::Blend { a, b, c } => {
+                a.reads_points() || b.reads_points() || c.reads_points()
+            }
+        }
+    }
+
     fn eval<F: Float>(
         &self,
         isa: Isa,
@@ -832,7 +852,12 @@ impl<const D: usize> Node<D> {
     ) -> Result<Buf<F, D>, Error> {
         let c = F::from_f64;
         Ok(match &self.op {
-            Op::Leaf(e) => leaf(f, n, grad, |q, v, g| e.fill_on(isa, q, v, g))?,
+            Op::Leaf(e) => match f.grid {
+                Some((grid, start)) => leaf(f, n, grad, |_, v, g| {
+                    e.grid_part_on(isa, grid, start, v, g).map(|_| ())
+                })?,
+                None => leaf(f, n, grad, |q, v, g| e.fill_on(isa, q, v, g))?,
+            },
             Op::Custom(field) => leaf(f, n, grad, |q, v, g| F::fill_dyn(&**field, isa, q, v, g))?,
             Op::Const(k) => Buf {
                 v: vec![c(*k); n],
@@ -1014,6 +1039,7 @@ impl<const D: usize> Node<D> {
                 let inner = Frame {
                     q: core::array::from_fn(|a| &q[a][..]),
                     jac: jac_ref,
+                    grid: None,
                 };
                 x.eval(isa, &inner, n, grad)?
             }
@@ -1043,6 +1069,7 @@ impl<const D: usize> Node<D> {
                 let inner = Frame {
                     q: core::array::from_fn(|a| &q[a][..]),
                     jac: jac.as_ref(),
+                    grid: None,
                 };
                 x.eval(isa, &inner, n, grad)?
             }
@@ -1078,11 +1105,13 @@ impl<const D: usize> GraphField<D> {
         self.as_stack().and_then(|e| e.tile())
     }
 
-    /// One block: values (and gradient) at `coords`.
+    /// One block: values (and gradient) at `coords`, which are the grid
+    /// points `start..` of `grid` where that is given.
     fn block<F: Float>(
         &self,
         isa: Isa,
         coords: [&[F]; D],
+        grid: Option<(&Grid<F, D>, usize)>,
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<(), Error> {
@@ -1090,6 +1119,7 @@ impl<const D: usize> GraphField<D> {
         let frame = Frame {
             q: coords,
             jac: None,
+            grid,
         };
         let buf = self.root.eval(isa, &frame, n, gradient.is_some())?;
         out.copy_from_slice(&buf.v);
@@ -1118,6 +1148,7 @@ impl<const D: usize> Field<D> for GraphField<D> {
             self.block(
                 Isa::Scalar,
                 core::array::from_fn(|a| &coords[a][..]),
+                None,
                 &mut v,
                 Some(refs),
             )
@@ -1141,6 +1172,7 @@ impl<const D: usize> Field<D> for GraphField<D> {
         match self.block(
             Isa::Scalar,
             core::array::from_fn(|a| &coords[a][..]),
+            None,
             &mut v,
             None,
         ) {
@@ -1175,6 +1207,7 @@ impl<const D: usize> Field<D> for GraphField<D> {
             self.block(
                 isa,
                 core::array::from_fn(|a| &coords[a][start..start + len]),
+                None,
                 out,
                 g,
             )
@@ -1197,8 +1230,11 @@ impl<const D: usize> Field<D> for GraphField<D> {
                 reason: format!("{} is not supported by this CPU", isa.name()),
             });
         }
-        crate::field::grid_by_points(grid, out, gradient, |coords, out, g| {
-            self.block(isa, coords, out, g)
+        // Leaves take their stack's grid path block by block; the grid's
+        // coordinates are written out only for nodes that read them.
+        let points = self.root.reads_points();
+        crate::field::grid_by_points(grid, out, gradient, points, |start, coords, out, g| {
+            self.block(isa, coords, Some((grid, start)), out, g)
         })
     }
 }

@@ -704,9 +704,16 @@ fn make_plan<S: Simd, const PERIODIC: bool>(
         // end of `pos` that starts them (along a row, the last vector's).
         let want = [x0, x1, next_cell::<PERIODIC>(x1, period[0])];
         let n = plan.pos.len();
+        // Compared element by element: a slice `==` calls `memcmp`, which
+        // for these one to three numbers cost more than the comparison.
         let back = (1..=n.min(3))
             .rev()
-            .find(|&b| plan.pos[n - b..] == want[..b])
+            .find(|&b| {
+                plan.pos[n - b..]
+                    .iter()
+                    .zip(&want[..b])
+                    .all(|(p, w)| p == w)
+            })
             .unwrap_or(0);
         plan.pos.extend_from_slice(&want[back..]);
         plan.at.push((n - back) as u32);

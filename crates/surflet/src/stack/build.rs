@@ -4,9 +4,12 @@ use crate::prelude_internal::*;
 
 use super::{Stack, at, rekey};
 use crate::error::Error;
+use crate::float::Float;
 use crate::fractal::Fractal;
+use crate::grid::{Bounds, Grid};
 use crate::noise::{Noise, NoiseKind};
 use crate::program::Program;
+use crate::simd::Isa;
 use crate::warp::Warp;
 
 impl Stack {
@@ -114,6 +117,20 @@ impl<const D: usize> Evaluator<D> {
     /// The tile in input units (`period / frequency`), if the stack tiles.
     pub fn tile(&self) -> Option<[f64; D]> {
         self.fractal.tile()
+    }
+
+    /// Its grid call for the grid's points `start..start + out.len()`
+    /// alone: the same bits as the whole grid's (a graph's leaf over one
+    /// block of a grid).
+    pub(crate) fn grid_part_on<F: Float>(
+        &self,
+        isa: Isa,
+        grid: &Grid<F, D>,
+        start: usize,
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<Bounds<F>, Error> {
+        self.program.grid_part_on(isa, grid, start, out, gradient)
     }
 }
 

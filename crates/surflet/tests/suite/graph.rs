@@ -51,6 +51,12 @@ fn cases(d: usize) -> Vec<String> {
         "scale(perlin(seed=1), by=[{}])",
         v(&["0.5", "-1.25", "3", "0.75"])
     ));
+    // A grid's leaves take the grid path beside a node that reads the
+    // points (the grid's coordinates are then written out as well).
+    c.push(format!(
+        "translate(perlin(seed=1), by=[{}]) + value(seed=3)",
+        v(&["0.5", "-1.25", "3", "7"])
+    ));
     c.push(format!(
         "displace(perlin(seed=1), by=[{}])",
         v(&[
