@@ -267,11 +267,12 @@ impl<E: Float> Op<E> for BoundsOp<'_, E> {
 }
 
 /// The smallest and largest non-NaN value of `v`, −0 counted as +0
-/// ((+∞, −∞) if there is none), on the widest instruction set: a running
-/// bound per lane, where one running bound is a chain of dependent
-/// compares (half the time of a graph's grid call, when it was one).
-pub(crate) fn bounds<E: Float>(v: &[E]) -> (E, E) {
-    E::dispatch(Isa::detect(), BoundsOp(v))
+/// ((+∞, −∞) if there is none), on `isa` (the same result on each): a
+/// running bound per lane, where one running bound is a chain of
+/// dependent compares (half the time of a graph's grid call, when it was
+/// one).
+pub(crate) fn bounds<E: Float>(isa: Isa, v: &[E]) -> (E, E) {
+    E::dispatch(isa, BoundsOp(v))
 }
 
 /// One block on one backend.

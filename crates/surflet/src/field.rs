@@ -173,7 +173,7 @@ pub(crate) fn check_lengths<F, const D: usize>(
 /// The smallest and largest non-NaN value of `v`, a zero counted as `+0`
 /// (the convention of every grid call).
 pub(crate) fn bounds_of<F: Float>(v: &[F]) -> Bounds<F> {
-    let (min, max) = crate::batch::bounds(v);
+    let (min, max) = crate::batch::bounds(Isa::detect(), v);
     Bounds { min, max }
 }
 
@@ -433,9 +433,12 @@ impl<T: Field<D>, const D: usize> DynField<D> for T {
 #[cfg(test)]
 mod tests {
     use super::bounds_of;
+    use crate::batch::bounds;
+    use crate::simd::Isa;
 
     /// The bounds kept per lane equal one running bound over every length
-    /// around the vector sizes, with NaN, −0 and infinities placed anywhere.
+    /// around the vector sizes, with NaN, −0 and infinities placed
+    /// anywhere, on every instruction set the CPU has.
     #[test]
     fn bounds_of_matches_a_running_bound() {
         let mut state = 0x9E37_79B9u32;
@@ -466,12 +469,14 @@ mod tests {
                         hi = x;
                     }
                 }
-                let b = bounds_of(&v);
-                assert_eq!(
-                    (b.min.to_bits(), b.max.to_bits()),
-                    (lo.to_bits(), hi.to_bits()),
-                    "{v:?}"
-                );
+                for isa in Isa::available() {
+                    let (min, max) = bounds(isa, &v);
+                    assert_eq!(
+                        (min.to_bits(), max.to_bits()),
+                        (lo.to_bits(), hi.to_bits()),
+                        "{isa:?}: {v:?}"
+                    );
+                }
             }
         }
         let b = bounds_of(&[-0.0f64, f64::NAN, 0.5]);
