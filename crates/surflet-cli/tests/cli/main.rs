@@ -9,6 +9,7 @@ mod bench;
 mod cellular;
 mod cli_coherence;
 mod config_roundtrip;
+mod fuzz_corpus;
 mod gallery;
 mod graph;
 mod render;
