@@ -63,11 +63,8 @@ fn check<F: Float, const D: usize>(noise: &Noise<D>, points: &[[F; D]]) {
         for (i, p) in points.iter().enumerate() {
             let s = noise.sample(*p);
             assert!(same(out[i], s.value), "{isa:?} {noise:?} at {p:?}");
-            for a in 0..D {
-                assert!(
-                    same(grad[a][i], s.gradient[a]),
-                    "{isa:?} {noise:?} at {p:?}"
-                );
+            for (g, want) in grad.iter().zip(s.gradient) {
+                assert!(same(g[i], want), "{isa:?} {noise:?} at {p:?}");
             }
         }
     }

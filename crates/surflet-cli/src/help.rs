@@ -141,7 +141,9 @@ optional fractal and an optional domain warp. sample and render build one
 from --config and their flags; in render every image is a stack (without a
 fractal, one octave of the noise).
 
-  noise = \"simplex\"      # value, perlin, simplex, simplex-value, cellular
+  version = 2            # the config format (surflet help config)
+  noise = \"simplex\"      # value, perlin, simplex, simplex-value,
+                         #   opensimplex2, opensimplex2s, cellular
   seed = 42              # see below
   frequency = 0.5        # lattice cells per world unit
   period = [4, 4]        # optional: repeat every period/frequency units
@@ -171,8 +173,9 @@ the line).
 
 Seeds are integers from -2^63 to 2^64-1. A negative seed n is the same seed
 as 2^64 + n (the same two's-complement bits), so --seed -1 equals --seed
-18446744073709551615. Config files store the unsigned form; seeds past
-2^63-1 are written as decimal strings, which TOML needs.
+18446744073709551615, and so does `seed = -1` in a config file. Config
+files are written with the unsigned form; seeds past 2^63-1 as decimal
+strings, which TOML needs.
 
 The stack's frequency multiplies the coordinates: octave 0 sees
 coordinate*frequency. With a period P per axis the stack repeats every
@@ -186,13 +189,13 @@ pixels unless told otherwise.
 const CONFIG: &str = "\
 CONFIG FILES
 
---save-config FILE writes everything that decides the output except its size
-and file format: the noise stack and, from render, the view, the pixel
-mapping and the animation. --config FILE reads it back: render --config FILE
-draws the saved image again bit for bit (at the saved size unless --size is
-given). Flags given beside --config override the file's keys. TOML, or JSON
-when FILE ends in .json. A repeated command replaces FILE (atomically);
---no-clobber refuses to.
+--save-config FILE writes everything that decides the output except the
+file format: the noise stack and, from render, the view (the size
+included), the pixel mapping and the animation. --config FILE reads it
+back: render --config FILE draws the saved image again bit for bit (at the
+saved size unless --size is given). Flags given beside --config override the
+file's keys. TOML, or JSON when FILE ends in .json. A repeated command
+replaces FILE (atomically); --no-clobber refuses to.
 
   version = 2
   noise = \"perlin\"         # the stack's keys: surflet help stacks
@@ -232,6 +235,14 @@ tables need `version = 2`. A version this surflet does not know is refused.
 
 /// The text of `topic`, if it is one.
 pub fn topic(name: &str) -> Option<&'static str> {
+    // Other words people reach for.
+    let name = match name {
+        "expr" | "expression" | "expressions" | "graph" => "graphs",
+        "stack" => "stacks",
+        "coordinate" => "coordinates",
+        "configs" => "config",
+        other => other,
+    };
     TOPICS
         .iter()
         .find(|(n, _, _)| *n == name)

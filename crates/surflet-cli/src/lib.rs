@@ -30,9 +30,11 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 /// Top-level description, shown by `surflet --help`.
 const LONG_ABOUT: &str = "\
 Gradient noise from the command line: bit-exact ports of the reference
-implementations (Perlin's and Gustavson's Java and C code) and the surflet
-family (seeded, seam-free value, Perlin, simplex and simplex value noise in
-1D-4D with analytic gradients).
+implementations (Perlin's and Gustavson's Java and C code, K.jpg's
+OpenSimplex2 and OpenSimplex2S Java) and the surflet family (seeded,
+seam-free value, Perlin, simplex, simplex value, OpenSimplex2, OpenSimplex2S
+and cellular noise in 1D-4D with analytic gradients), alone, as fractals and
+warps, or combined in expressions.
 
 Run `surflet sample --help` for the input and output format and the list of
 noise names, `surflet render --help` for images, and `surflet help TOPIC`
@@ -87,8 +89,8 @@ enum Command {
     /// page and a JSON API.
     #[command(long_about = serve::LONG_ABOUT, after_long_help = serve::DETAILS)]
     Serve(serve::ServeArgs),
-    /// Explain a topic shared by the subcommands (coordinates, stacks,
-    /// config), or a subcommand.
+    /// Explain a topic (coordinates, stacks, graphs, config) or a
+    /// subcommand.
     Help(help::HelpArgs),
 }
 
@@ -112,10 +114,40 @@ pub enum CliError {
     Interrupted,
 }
 
+/// Spellings that once meant something and mean nothing now, with what to
+/// write instead: a script that still uses one gets that, not a puzzle.
+const RENAMED: &[(&str, &str, &str)] = &[(
+    "-o",
+    "--octaves",
+    "; an output file is render's first argument: surflet render out.png",
+)];
+
+/// The message for an unknown argument that is an old spelling.
+fn renamed(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    RENAMED
+        .iter()
+        .find(|(old, _, _)| arg == old)
+        .map(|(old, new, more)| format!("{old} no longer means {new}: write {new}{more}"))
+}
+
 /// Runs the command line of the process (`std::env::args`) and returns the
 /// exit code; the binary's `main` is this and nothing else.
 pub fn main() -> ExitCode {
-    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+    let matches = match command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            if let Some(message) = renamed(&e) {
+                let _ = writeln!(io::stderr().lock(), "error: {message}");
+                return ExitCode::from(2);
+            }
+            e.exit()
+        }
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };

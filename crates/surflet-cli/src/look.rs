@@ -1,6 +1,6 @@
 //! The config file: one document for everything that decides the output
-//! except its size and file format: the noise stack, the view of the plane
-//! (`[view]`), how values become pixels (`[pixels]`) and the animation
+//! except its file format: the noise stack, the view of the plane and the
+//! image size (`[view]`), how values become pixels (`[pixels]`) and the animation
 //! (`[animation]`).
 //!
 //! `sample` reads the stack part, `render` all of it. The document carries a

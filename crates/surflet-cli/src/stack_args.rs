@@ -71,15 +71,20 @@ pub struct StackArgs {
     #[arg(long, value_name = "J", allow_hyphen_values = true)]
     pub jitter: Option<f64>,
 
-    /// fractal.kind: fbm, ridged, billow, turbulence or hybrid
-    ///
     /// fractal.kind: fbm, ridged, billow, turbulence or hybrid [default:
-    /// fbm].
-    #[arg(long, value_name = "KIND", value_parser = fractal_kind(), hide_possible_values = true)]
+    /// fbm]. (`-h` shows it without the default: one line.)
+    #[arg(
+        long,
+        value_name = "KIND",
+        value_parser = fractal_kind(),
+        hide_possible_values = true,
+        help = "fractal.kind: fbm, ridged, billow, turbulence or hybrid",
+        long_help = "fractal.kind: fbm, ridged, billow, turbulence or hybrid [default: fbm]."
+    )]
     pub fractal: Option<FractalKind>,
 
     /// fractal.octaves, 1..=32 [default: 4].
-    #[arg(long, short = 'o', value_name = "N")]
+    #[arg(long, value_name = "N")]
     pub octaves: Option<u32>,
 
     /// fractal.lacunarity, the frequency ratio between octaves; a whole
@@ -141,11 +146,15 @@ pub struct StackArgs {
     #[arg(long, value_name = "KIND", value_parser = warp_kind(), hide_short_help = true)]
     pub warp: Option<WarpKind>,
 
-    /// warp.amplitude, the largest displacement, in world units
-    ///
     /// warp.amplitude, the largest displacement, in world units [default:
-    /// 1].
-    #[arg(long, value_name = "A", allow_hyphen_values = true)]
+    /// 1]. (`-h` shows it without the default: one line.)
+    #[arg(
+        long,
+        value_name = "A",
+        allow_hyphen_values = true,
+        help = "warp.amplitude, the largest displacement, in world units",
+        long_help = "warp.amplitude, the largest displacement, in world units [default: 1]."
+    )]
     pub warp_amplitude: Option<f64>,
 
     /// warp.frequency, a decimal or a fraction [default: the stack's

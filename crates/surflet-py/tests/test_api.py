@@ -224,6 +224,17 @@ def test_stack_seed_from_dict_accepts_big_ints():
     assert (bits(s.sample(p)) == bits(t.sample(p))).all()
 
 
+def test_negative_seeds_in_configs_are_twos_complement():
+    # As on the command line and in Noise(seed=-1): n means 2**64 + n.
+    want = surflet.Stack.from_dict({"noise": "perlin", "seed": 2**64 - 1})
+    for s in (
+        surflet.Stack.from_dict({"noise": "perlin", "seed": -1}),
+        surflet.Stack.from_toml('noise = "perlin"\nseed = -1\n'),
+        surflet.Stack.from_json('{"noise": "perlin", "seed": -1}'),
+    ):
+        assert s == want
+
+
 def test_one_noise_from_many_python_threads():
     p = np.random.default_rng(10).uniform(-5, 5, (20_000, 3))
     want = N.sample(p)

@@ -108,8 +108,8 @@ FILES
   summary.json, histogram.png, spectrum.png (log10 power against
   frequency), spectrum2d.png (N x N, log10 power over 6 decades, DC at the
   centre pixel (N/2, N/2), x frequency rightwards, y frequency downwards)
-  and slice.png (the values, min to max as black to white). DIR is created
-  if missing (its parent must exist). Every file is staged beside its
+  and slice.png (the values, min to max as black to white). DIR and its
+  parents are created if missing. Every file is staged beside its
   target and all are renamed into place at the end: an error or Ctrl-C
   leaves DIR as it was.
 
@@ -372,8 +372,8 @@ fn check_memory(n: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// Creates DIR (not its parents) and checks that no file of ours is in the
-/// way.
+/// Creates DIR and its missing parents, and checks that no file of ours is
+/// in the way.
 fn prepare(dir: &Path, overwrite: bool) -> Result<(), String> {
     if !dir.is_dir() {
         if dir.exists() {
@@ -382,19 +382,8 @@ fn prepare(dir: &Path, overwrite: bool) -> Result<(), String> {
                 dir.display()
             ));
         }
-        let parent = output::parent_dir(dir);
-        if !parent.is_dir() {
-            return Err(format!(
-                "cannot create {}: its parent directory {} does not exist",
-                dir.display(),
-                parent.display()
-            ));
-        }
-        match std::fs::create_dir(dir) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => {}
-            Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
-        }
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     for name in FILES {
         let target = dir.join(name);

@@ -226,11 +226,16 @@ pub struct RenderArgs {
     )]
     pub normal_format: Option<NormalFormat>,
 
-    /// Number of frames; more than one makes an animation
-    ///
     /// Number of frames; more than one makes an animation [default: 1, or
-    /// the config's].
-    #[arg(long, value_name = "N", help_heading = "Animation")]
+    /// the config's]. (`-h` shows it without the default: one line.)
+    #[arg(
+        long,
+        value_name = "N",
+        help_heading = "Animation",
+        help = "Number of frames; more than one makes an animation",
+        long_help = "Number of frames; more than one makes an animation [default: 1, or the \
+                     config's]."
+    )]
     pub frames: Option<u32>,
 
     /// The axis the animation moves along: z or w [default: z].

@@ -299,6 +299,14 @@ pub(super) fn render_into<W: Write + std::io::Seek>(
         if plan.range == Range::Auto && plan.frames == 1 {
             measured = measure(&frame, None);
         }
+        if plan.range == Range::Auto && measured.is_none() {
+            // Stretching nothing would draw every ±∞ as black or white.
+            return Err(Stop::Failed(
+                "--auto-range: no value of the image is finite (a division by zero?), so \
+                 there is no range to stretch"
+                    .into(),
+            ));
+        }
         let pixels = finish_frame(plan, plan.mapping(measured), &frame, &mut finished)?;
         progress.encoding();
         sink.frame(pixels).map_err(write_err)?;

@@ -100,8 +100,9 @@ OUTPUT FILES
   terminal (never with --quiet).
 
 CONFIG FILES
-  --save-config FILE records every choice above except the size and file
-  format, and --config FILE renders it again bit for bit; flags beside
+  --save-config FILE records every choice above except the file format (the
+  size as [view] size), and --config FILE renders it again bit for bit, at
+  the saved size unless --size is given; flags beside
   --config override it. Keys and versions: `surflet help config`. Stacks
   (fractals, warps): `surflet help stacks`.
 

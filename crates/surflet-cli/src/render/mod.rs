@@ -45,6 +45,9 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         )));
     }
     let plan = Plan::new(args).map_err(CliError::Usage)?;
+    if let Some(warning) = &plan.warning {
+        eprintln!("{warning}");
+    }
     output::check_target(&plan.output, plan.overwrite).map_err(CliError::Runtime)?;
     plan.check_memory().map_err(CliError::Runtime)?;
     plan.check_disk().map_err(CliError::Runtime)?;

@@ -78,6 +78,9 @@ pub(super) struct Plan {
     pub timing: Timing,
     pub overwrite: bool,
     pub quiet: bool,
+    /// Said on standard error before rendering (even with --quiet, which
+    /// silences only the progress bar).
+    pub warning: Option<String>,
     /// Where --save-config writes, and what: every resolved choice.
     pub save_config: Option<(PathBuf, Look)>,
     /// Every resolved choice, as --save-config would write it.
@@ -177,7 +180,7 @@ impl Plan {
             }
         })?;
 
-        let scale = pixel_scale(args, &doc, period, cells, size)?;
+        let (scale, version1_scale) = pixel_scale(args, &doc, period, cells, size)?;
         let origin = match args.origin.as_deref() {
             None => view.origin.unwrap_or([0.0, 0.0]),
             Some(&[x, y]) => [x, y],
@@ -305,6 +308,13 @@ impl Plan {
             timing: Timing { fps },
             overwrite: !args.no_clobber,
             quiet: args.quiet,
+            warning: version1_scale.then(|| {
+                "warning: the config has no `version` line, so it is read as a version 1 \
+                 file, drawn at one world unit per pixel as the first releases drew it (at \
+                 frequency 1 that is one lattice cell per pixel: static). Put `version = 2` \
+                 at its top for 1/64 unit per pixel, or give --scale"
+                    .to_string()
+            }),
             save_config: args.stack.save_config.clone().map(|p| (p, saved.clone())),
             look: saved,
         };
@@ -601,14 +611,20 @@ fn time_step(
 }
 
 /// World units per pixel: given, the config's (scaled by --same-view), one
-/// tile per image, or the default of the config's version.
+/// tile per image, or the default of the config's version; and whether that
+/// default was version 1's one unit per pixel.
 fn pixel_scale(
     args: &RenderArgs,
     doc: &Look,
     period: Option<&[u32]>,
     cells: f64,
     size: Size,
-) -> Result<[Ratio; 2], String> {
+) -> Result<([Ratio; 2], bool), String> {
+    let mut version1 = false;
+    let mut fallback = |version: u32| {
+        version1 = version == 1;
+        default_scale(version)
+    };
     let view = &doc.view;
     let Size { width, height } = size;
     let tile = |size: Size| {
@@ -647,7 +663,7 @@ fn pixel_scale(
             let [sx, sy] = view
                 .scale
                 .or_else(|| tile(saved))
-                .unwrap_or_else(|| default_scale(doc.version));
+                .unwrap_or_else(|| fallback(doc.version));
             [
                 sx.divided(f64::from(width) / f64::from(w0)),
                 sy.divided(f64::from(height) / f64::from(h0)),
@@ -656,12 +672,12 @@ fn pixel_scale(
         None => view
             .scale
             .or_else(|| tile(size))
-            .unwrap_or_else(|| default_scale(doc.version)),
+            .unwrap_or_else(|| fallback(doc.version)),
     };
     if args.same_view && args.scale.is_some() {
         return Err("--same-view keeps the config's scale; leave out --scale".into());
     }
-    Ok(scale)
+    Ok((scale, version1))
 }
 
 /// Checks that the coordinates at the far corners and ends stay finite, and

@@ -35,9 +35,12 @@ pub const DETAILS: &str = "\
 API
   GET  /api/noises   the noises, their parameters, defaults and ranges, and
                      the limits below (the page builds its controls from it)
-  POST /api/render   {\"config\": {...} | \"toml\": \"...\", \"expr\": \"...\",
-                      \"size\": [W, H]} -> image/png, the bytes `surflet render`
-                     writes for that config (a smaller size keeps the view)
+  POST /api/render   {\"config\": {\"version\": 2, \"noise\": \"perlin\", ...}
+                     or {\"toml\": \"version = 2 ...\"} or {\"expr\": \"...\"},
+                     with \"size\": [W, H] -> image/png, the bytes `surflet
+                     render` writes for that config (a smaller size keeps the
+                     view). A config without version 2 is read as a version 1
+                     file, at one world unit per pixel (surflet help config)
   POST /api/analyze  the same body -> JSON: range, histogram, radial spectrum
   POST /api/export   the same body -> JSON: the resolved config as TOML and
                      JSON, the expression and the `surflet render` command

@@ -299,18 +299,36 @@ fn bad_input_is_a_usage_error_that_writes_nothing() {
 }
 
 #[test]
+fn missing_parent_directories_are_created() {
+    // The README's `surflet analyze out/simplex-3d ...` on a fresh clone.
+    let dir = TempDir::new().unwrap();
+    let deep = dir.path().join("out/simplex-3d");
+    let o = surflet()
+        .args(["analyze", deep.to_str().unwrap(), "simplex", "--size", "16"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(deep.join("summary.json").is_file());
+}
+
+#[test]
 fn a_failed_run_leaves_no_files() {
     let dir = TempDir::new().unwrap();
-    // DIR's parent is missing: nothing is created.
-    let deep = dir.path().join("missing/out");
-    let (_, err) = fails(&["analyze", deep.to_str().unwrap(), "--size", "16"], "", 1);
-    assert!(err.contains("does not exist"), "{err}");
-    assert!(entries(dir.path()).is_empty());
     // DIR is a file.
     let file = dir.path().join("file");
     fs::write(&file, "x").unwrap();
     let (_, err) = fails(&["analyze", file.to_str().unwrap(), "--size", "16"], "", 1);
     assert!(err.contains("not a directory"), "{err}");
+    // DIR's parent is a file: nothing is created.
+    let under_file = file.join("out");
+    let (_, err) = fails(
+        &["analyze", under_file.to_str().unwrap(), "--size", "16"],
+        "",
+        1,
+    );
+    assert!(err.contains("cannot create"), "{err}");
+    assert_eq!(entries(dir.path()), ["file"]);
+    fs::remove_file(&file).unwrap();
     // One of the outputs is a directory: the others are not written either.
     let out = dir.path().join("out");
     fs::create_dir_all(out.join("spectrum2d.png")).unwrap();

@@ -62,9 +62,21 @@ fn saved_looks_render_again_bit_for_bit() {
 fn version_1_configs_keep_their_meaning() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../surflet/tests/data");
     let dir = TempDir::new().unwrap();
+    // Version 1's one unit per pixel comes with a warning that names
+    // `version = 2`; a tile or a version 2 file renders silently.
     let check = |path: &str, stack: &Stack, scale: [f64; 2], what: &str| {
         let field = stack.build::<2>().unwrap();
-        let (_d, out) = render_ok("v.raw", &["--config", path, "--size", "6x5"]);
+        let d = TempDir::new().unwrap();
+        let (out, stderr) = render_stderr(d.path(), "v.raw", &["--config", path, "--size", "6x5"]);
+        let version1_scale = !path.ends_with("v2.toml") && stack.period.is_none();
+        if version1_scale {
+            assert!(
+                stderr.starts_with("warning:") && stderr.contains("`version = 2`"),
+                "{what}: {stderr}"
+            );
+        } else {
+            assert!(stderr.is_empty(), "{what}: {stderr}");
+        }
         let got = read_f32(&out);
         for j in 0..5u32 {
             for i in 0..6u32 {
@@ -277,17 +289,65 @@ fn help_fits_a_screen_and_says_shared_things_once() {
         for line in long.lines() {
             assert!(line.chars().count() <= 100, "{sub} --help: {line:?}");
         }
+        // No option's entry says its first words twice (a doc comment's
+        // short paragraph repeated in the long one).
+        let mut entries: Vec<String> = Vec::new();
+        for line in long.lines() {
+            let t = line.trim_start();
+            if t.starts_with('-') || entries.is_empty() {
+                entries.push(String::new());
+            } else {
+                let e = entries.last_mut().unwrap();
+                e.push(' ');
+                e.push_str(t);
+            }
+        }
+        for e in &entries {
+            let flat = e.split_whitespace().collect::<Vec<_>>().join(" ");
+            let head: String = flat.chars().take(40).collect();
+            if head.chars().count() == 40 {
+                assert_eq!(
+                    flat.matches(&head).count(),
+                    1,
+                    "{sub} --help repeats: {flat}"
+                );
+            }
+        }
         // The stack documentation lives in `surflet help stacks` alone.
         assert!(
             !long.contains("NOISE STACKS\n"),
             "{sub} repeats NOISE STACKS"
         );
     }
-    for topic in ["coordinates", "stacks", "config"] {
+    for topic in ["coordinates", "stacks", "graphs", "config"] {
         let o = surflet().args(["help", topic]).output().unwrap();
         assert!(o.status.success(), "help {topic}");
         let text = String::from_utf8(o.stdout).unwrap();
         assert!(text.lines().count() > 10, "{topic}");
+    }
+    // The words people reach for find the topic.
+    let graphs = surflet().args(["help", "graphs"]).output().unwrap().stdout;
+    let expr = surflet().args(["help", "expr"]).output().unwrap();
+    assert!(expr.status.success());
+    assert_eq!(expr.stdout, graphs);
+    // Every topic is named where topics are listed: in the help command's
+    // summary and in the top-level help.
+    let top = String::from_utf8(surflet().arg("--help").output().unwrap().stdout).unwrap();
+    let help_line = top
+        .lines()
+        .find(|l| l.trim_start().starts_with("help "))
+        .unwrap_or_else(|| panic!("no help line in {top}"));
+    for topic in ["coordinates", "stacks", "graphs", "config"] {
+        assert!(help_line.contains(topic), "{help_line}");
+        assert!(
+            top.contains(&format!("\n  {topic} ")),
+            "{topic} missing: {top}"
+        );
+    }
+    // The top-level description names every kind of noise.
+    let flat = top.split_whitespace().collect::<Vec<_>>().join(" ");
+    for kind in ["OpenSimplex2,", "OpenSimplex2S", "cellular"] {
+        assert!(flat.contains(kind), "{kind} missing from surflet --help");
     }
     let o = surflet().args(["help", "render"]).output().unwrap();
     assert!(String::from_utf8(o.stdout).unwrap().contains("EXAMPLES"));
@@ -379,4 +439,23 @@ fn the_main_command_runs_twice() {
     run_ok(dir.path(), &["render", "noise.png"]);
     assert_eq!(fs::read(dir.path().join("noise.png")).unwrap(), first);
     assert_eq!(entries(dir.path()), vec!["noise.png".to_string()]);
+}
+
+/// `-o` was short for --octaves; it now means nothing, and a command line
+/// that still uses it is told what to write instead (not that `out.png` is
+/// a bad octave count).
+#[test]
+fn the_old_short_o_names_its_new_spelling() {
+    for args in [
+        &["render", "-o", "out.png"][..],
+        &["render", "x.png", "-o", "5"],
+        &["sample", "simplex", "-o", "5"],
+        &["analyze", "dir", "-o", "5"],
+    ] {
+        let (_, err) = fails(args, "", 2);
+        assert!(
+            err.starts_with("error: -o no longer means --octaves: write --octaves"),
+            "{args:?}: {err}"
+        );
+    }
 }

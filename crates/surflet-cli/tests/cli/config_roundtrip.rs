@@ -224,7 +224,7 @@ fn sample_config_reproduces_the_sample() {
             "perlin",
             "--fractal",
             "ridged",
-            "-o",
+            "--octaves",
             "5",
             "--warp-amplitude",
             "0.5",

@@ -131,3 +131,27 @@ fn bad_expressions_exit_2_with_a_caret() {
         );
     }
 }
+
+/// An expression with no finite value has no range to stretch: --auto-range
+/// refuses it (and leaves no file) instead of drawing ±∞ as black and white.
+#[test]
+fn auto_range_refuses_an_image_with_no_finite_value() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("x.png");
+    let out = out.to_str().unwrap();
+    let (_, err) = fails(
+        &[
+            "render",
+            out,
+            "--expr",
+            "simplex() / 0",
+            "--auto-range",
+            "--size",
+            "16",
+        ],
+        "",
+        1,
+    );
+    assert!(err.contains("no value of the image is finite"), "{err}");
+    assert!(entries(dir.path()).is_empty());
+}

@@ -12,6 +12,7 @@ mod config_roundtrip;
 mod fuzz_corpus;
 mod gallery;
 mod graph;
+mod readme;
 mod render;
 mod sample;
 mod serve;

@@ -699,8 +699,9 @@ fn render_with_config_equals_the_stack_evaluator() {
     let dir = TempDir::new().unwrap();
     let config = write(dir.path(), "look.toml", LOOK_TOML);
     // A config without a version (LOOK_TOML) keeps the first releases'
-    // meaning: one world unit per pixel unless --scale says otherwise.
-    let out = render_in(
+    // meaning: one world unit per pixel unless --scale says otherwise, and
+    // says so.
+    let (out, stderr) = render_stderr(
         dir.path(),
         "h.raw",
         &[
@@ -712,6 +713,7 @@ fn render_with_config_equals_the_stack_evaluator() {
             "-3.5,2.25",
         ],
     );
+    assert!(stderr.contains("no `version` line"), "{stderr}");
     let data = read_f32(&out);
     assert_eq!(data.len(), 37 * 23);
     let field = Stack::from_toml_str(LOOK_TOML)

@@ -247,7 +247,11 @@ impl<'a> Args<'a> {
                     if next >= params.len() {
                         return Err(bad(
                             &arg.at,
-                            format!("{name} takes at most {} arguments", params.len()),
+                            match params.len() {
+                                0 => format!("{name} takes no arguments"),
+                                1 => format!("{name} takes at most 1 argument"),
+                                n => format!("{name} takes at most {n} arguments"),
+                            },
                         ));
                     }
                     next += 1;

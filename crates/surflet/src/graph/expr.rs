@@ -82,7 +82,7 @@ impl Graph {
 /// Parses `text` into the description tree.
 pub(crate) fn parse_item(text: &str) -> Result<Item, Bad> {
     check_nesting(text)?;
-    let mut pairs = ExprParser::parse(Rule::main, text).map_err(syntax)?;
+    let mut pairs = ExprParser::parse(Rule::main, text).map_err(|e| syntax(e, text))?;
     let main = pairs.next().expect("main");
     let expr = main.into_inner().next().expect("expr");
     Ok(expr_item(expr)?.0)
@@ -128,7 +128,35 @@ fn rule_name(r: &Rule) -> &'static str {
     }
 }
 
-fn syntax(e: pest::error::Error<Rule>) -> Bad {
+/// The bracket still open at byte `pos` of `text`, innermost first: its
+/// position and what closes it there (pest names only rules in its
+/// expectations, never the literal `,`, `)` or `]` that would also do).
+fn open_bracket(text: &str, pos: usize) -> Option<(usize, &'static str)> {
+    let mut open = Vec::new();
+    let mut quoted = false;
+    for (k, c) in text[..pos.min(text.len())].char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '(' | '[' if !quoted => open.push(k),
+            ')' | ']' if !quoted => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let k = *open.last()?;
+    let call = text[..k]
+        .trim_end()
+        .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+    let closer = match (&text[k..=k], call) {
+        ("[", _) => "`,` or `]`",
+        (_, true) => "`,` or `)`",
+        _ => "`)`",
+    };
+    Some((k, closer))
+}
+
+fn syntax(e: pest::error::Error<Rule>, text: &str) -> Bad {
     let pos = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
@@ -143,10 +171,23 @@ fn syntax(e: pest::error::Error<Rule>) -> Bad {
                 seen.push(*n);
                 new
             });
-            if names.is_empty() {
-                "syntax error".to_string()
-            } else {
-                format!("expected {}", names.join(", or "))
+            // A bracket left open: the literal that closes it is expected
+            // too, and said first when the text ends there.
+            let close = open_bracket(text, pos).map(|(k, closer)| {
+                let column = text[..k].chars().count() + 1;
+                format!(
+                    "{closer} to close the `{}` at column {column}",
+                    &text[k..=k]
+                )
+            });
+            match (names.is_empty(), close) {
+                (true, None) => "syntax error".to_string(),
+                (true, Some(close)) => format!("expected {close}"),
+                (false, Some(close)) if pos >= text.trim_end().len() => {
+                    format!("expected {close}, or {}", names.join(", or "))
+                }
+                (false, Some(close)) => format!("expected {}, or {close}", names.join(", or ")),
+                (false, None) => format!("expected {}", names.join(", or ")),
             }
         }
         pest::error::ErrorVariant::CustomError { message } => message.clone(),

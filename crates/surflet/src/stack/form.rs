@@ -147,21 +147,24 @@ pub(super) mod seed_format {
         type Value = u64;
 
         fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str("a seed: an integer in 0..=18446744073709551615, or one in a string")
+            f.write_str("a seed: an integer in -9223372036854775808..=18446744073709551615, or one in a string")
         }
 
         fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
             Ok(v)
         }
 
+        /// A negative seed n is the seed 2^64 + n (the same two's-complement
+        /// bits), as on the command line and in `Noise(seed=-1)`.
         fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
-            u64::try_from(v).map_err(|_| E::custom(format!("seeds are unsigned, got {v}")))
+            Ok(v as u64)
         }
 
         fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
             let t = v.trim();
             let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
                 Some(hex) => u64::from_str_radix(hex, 16),
+                None if t.starts_with('-') => t.parse::<i64>().map(|n| n as u64),
                 None => t.parse::<u64>(),
             };
             parsed.map_err(|_| E::custom(format!("not a seed: {v:?}")))

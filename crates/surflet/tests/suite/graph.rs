@@ -658,7 +658,23 @@ fn bad_expressions_point_at_the_fault() {
             1,
             "select needs the argument `control`",
         ),
-        ("abs(perlin()", 13, "expected"),
+        (
+            "abs(perlin()",
+            13,
+            "expected `,` or `)` to close the `(` at column 4",
+        ),
+        (
+            "fbm(simplex(), octaves=5",
+            25,
+            "expected `,` or `)` to close the `(` at column 4",
+        ),
+        ("(1 + perlin()", 14, "`)` to close the `(` at column 1"),
+        (
+            "remap(perlin(), from=[0, 1",
+            27,
+            "`,` or `]` to close the `[` at column 22",
+        ),
+        ("abs(perlin(), 2)", 15, "abs takes at most 1 argument"),
         ("abs(perlin()))", 14, "expected"),
         ("perlin() +", 11, "expected"),
         (
@@ -678,7 +694,8 @@ fn bad_expressions_point_at_the_fault() {
     let mut wrong = Vec::new();
     for (text, column, msg) in cases {
         let (c, m) = expr_err(text);
-        if !m.contains(msg) || c != *column {
+        // A count of one is "1 argument", never "1 arguments".
+        if !m.contains(msg) || c != *column || m.contains(" 1 arguments") {
             wrong.push(format!(
                 "{text}: column {c} (want {column}), {m:?} (want {msg:?})"
             ));

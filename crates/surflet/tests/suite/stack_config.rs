@@ -203,6 +203,28 @@ fn unknown_keys_are_named() {
     json_error(r#"{"warp": {"fractal": {"x": 1}}}"#, "warp.fractal.x");
 }
 
+/// A negative seed n is the seed 2^64 + n in config files too, as on the
+/// command line: as an integer, or as a string.
+#[test]
+fn negative_seeds_are_twos_complement() {
+    for (text, want) in [
+        ("seed = -1", u64::MAX),
+        ("seed = \"-1\"", u64::MAX),
+        ("seed = -9223372036854775808", 1 << 63),
+        ("seed = \"-42\"", 0u64.wrapping_sub(42)),
+    ] {
+        assert_eq!(Stack::from_toml_str(text).unwrap().seed, want, "{text}");
+    }
+    assert_eq!(
+        Stack::from_json_str(r#"{"seed": -7}"#).unwrap().seed,
+        0u64.wrapping_sub(7)
+    );
+    // Written back unsigned, and read back the same.
+    let s = Stack::from_toml_str("seed = -1").unwrap();
+    let again = Stack::from_toml_str(&s.to_toml_string().unwrap()).unwrap();
+    assert_eq!(again, s);
+}
+
 #[test]
 fn bad_values_are_named() {
     let m = toml_error("[fractal]\noctaves = 0", "fractal.octaves");
@@ -230,7 +252,7 @@ fn bad_values_are_named() {
         "[fractal]\nkind = \"ridged\"\noffset = nan",
         "fractal.offset",
     );
-    toml_error("seed = -3", "seed");
+    toml_error("seed = \"-3x\"", "seed");
     toml_error("seed = \"twelve\"", "seed");
     toml_error("period = [0, 3]", "period");
     toml_error("period = []", "period");
@@ -262,7 +284,8 @@ fn bad_values_are_named() {
     );
     json_error(r#"{"fractal": {"octaves": 0}}"#, "fractal.octaves");
     json_error(r#"{"noise": "simplx"}"#, "noise");
-    json_error(r#"{"seed": -1}"#, "seed");
+    json_error(r#"{"seed": "-9223372036854775809"}"#, "seed");
+    json_error(r#"{"seed": 1.5}"#, "seed");
     json_error(r#"{"warp": {"frequency": -2.0}}"#, "warp.frequency");
     // Syntax errors have no key but say where.
     let e = Stack::from_toml_str("x = ").unwrap_err();

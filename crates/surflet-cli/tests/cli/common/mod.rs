@@ -74,6 +74,26 @@ pub fn render_ok(name: &str, args: &[&str]) -> (TempDir, PathBuf) {
     (dir, out)
 }
 
+/// Runs `surflet render DIR/NAME ARGS`, requires success with nothing on
+/// stdout, and returns the output path and stderr (warnings).
+pub fn render_stderr(dir: &Path, name: &str, args: &[&str]) -> (PathBuf, String) {
+    let out = dir.join(name);
+    let o = surflet()
+        .arg("render")
+        .arg(&out)
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        o.status.success(),
+        "surflet render {name} {args:?} failed: {}\nstderr: {stderr}",
+        o.status,
+    );
+    assert!(o.stdout.is_empty(), "unexpected output");
+    (out, stderr)
+}
+
 /// Runs `surflet ARGS` (any subcommand) on `input`, requires exit `code`
 /// with an `error` message and no panic, and returns (stdout, stderr).
 pub fn fails(args: &[&str], input: &str, code: i32) -> (String, String) {
