@@ -40,23 +40,8 @@ pub fn sample_ok(args: &[&str], input: &str) -> String {
 /// Runs `surflet render DIR/NAME ARGS`, requires silent success, and
 /// returns the output path.
 pub fn render_in(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
-    let out = dir.join(name);
-    let o = surflet()
-        .arg("render")
-        .arg(&out)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "surflet render {name} {args:?} failed: {}\nstderr: {}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        o.stdout.is_empty() && o.stderr.is_empty(),
-        "unexpected output"
-    );
+    let (out, stderr) = render_stderr(dir, name, args);
+    assert!(stderr.is_empty(), "unexpected output: {stderr}");
     out
 }
 
