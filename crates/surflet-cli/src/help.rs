@@ -139,10 +139,11 @@ NOISE STACKS
 A noise stack is a noise, a seed, a frequency, an optional period, an
 optional fractal and an optional domain warp. sample and render build one
 from --config and their flags; in render every image is a stack (without a
-fractal, one octave of the noise).
+fractal, one octave of the noise). This file, saved as is, renders one tile
+of warped, ridged cellular noise:
 
   version = 2            # the config format (surflet help config)
-  noise = \"simplex\"      # value, perlin, simplex, simplex-value,
+  noise = \"cellular\"     # value, perlin, simplex, simplex-value,
                          #   opensimplex2, opensimplex2s, cellular
   seed = 42              # see below
   frequency = 0.5        # lattice cells per world unit
@@ -156,7 +157,7 @@ fractal, one octave of the noise).
   kind = \"ridged\"        # normalize, offset and weight
   octaves = 5
   [warp]                 # optional; also kind, noise, seed, frequency
-  amplitude = 30.0
+  amplitude = 0.5
   [warp.fractal]         # optional; keys as in [fractal]
   octaves = 3
 

@@ -1257,3 +1257,25 @@ fn looped_stack_animations_wrap_around() {
     );
     assert!(stderr.contains("whole number"), "{stderr}");
 }
+
+/// The document in `surflet help stacks`, pasted into a file as a user
+/// would, renders without an error or a warning.
+#[test]
+fn the_help_stacks_example_renders_as_pasted() {
+    let out = surflet().args(["help", "stacks"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let doc: String = help
+        .lines()
+        .skip_while(|l| !l.starts_with("  version = 2"))
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| format!("{}\n", &l[2..]))
+        .collect();
+    assert!(doc.contains("[warp.fractal]"), "{doc}");
+    let dir = TempDir::new().unwrap();
+    let config = write(dir.path(), "pasted.toml", &doc);
+    render_in(
+        dir.path(),
+        "pasted.png",
+        &["--config", &config, "--size", "64"],
+    );
+}
