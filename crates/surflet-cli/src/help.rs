@@ -227,6 +227,12 @@ replaces FILE (atomically); --no-clobber refuses to.
 Every key is optional; a missing one takes the command line's default.
 sample reads the stack and ignores the other tables.
 
+Every front end reads and writes this one document: render and sample
+(--save-config), the explorer (surflet serve: Export, and the config or
+toml of a request) and the Python module (surflet.Stack and surflet.Graph:
+from_toml, from_json, to_toml, to_json). Each reads the others' files, and
+a file read and written back is the same text.
+
 Versions. A file without `version` is a bare noise stack as the first
 releases wrote it. Those files keep their meaning: render draws them at one
 world unit per pixel (scale 1), as it then did, where a version 2 file

@@ -330,7 +330,11 @@ impl StackArgs {
     pub fn resolve(&self, base: &Base<'_>) -> Result<Resolved, String> {
         let doc = match &self.doc {
             Some(doc) => Some(doc.clone()),
-            None => self.config.as_deref().map(Look::read).transpose()?,
+            None => self
+                .config
+                .as_deref()
+                .map(|p| Look::read(p).map_err(|e| e.to_string()))
+                .transpose()?,
         };
         let mut r = Resolved {
             stack: doc

@@ -33,60 +33,11 @@ pub fn parse_size(s: &str) -> Result<Size, String> {
     })
 }
 
-/// A positive step or scale `num/den`, kept as a fraction so that
-/// `i*num/den` rounds once.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Ratio {
-    /// Numerator.
-    pub num: f64,
-    /// Denominator (1 for a decimal).
-    pub den: f64,
-}
-
-impl Ratio {
-    /// One.
-    pub const ONE: Ratio = Ratio { num: 1.0, den: 1.0 };
-
-    /// The value `num/den`.
-    pub fn value(self) -> f64 {
-        self.num / self.den
-    }
-
-    /// `self` with its denominator times `by`: the same ratio divided by
-    /// `by`, exact whenever `den*by` is.
-    pub fn divided(self, by: f64) -> Ratio {
-        Ratio {
-            num: self.num,
-            den: self.den * by,
-        }
-    }
-}
+pub use surflet::document::Ratio;
 
 /// Parses a positive decimal or a fraction like `1/64`.
 pub fn parse_ratio(s: &str) -> Result<Ratio, String> {
-    let s = s.trim();
-    let number = |v: &str| -> Result<f64, String> {
-        match v.trim().parse::<f64>() {
-            Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-            Ok(_) => Err(format!("{s:?} must be positive and finite")),
-            Err(_) => Err(format!("{s:?} is not a number or a fraction like 1/64")),
-        }
-    };
-    let r = match s.split_once('/') {
-        Some((n, d)) => Ratio {
-            num: number(n)?,
-            den: number(d)?,
-        },
-        None => Ratio {
-            num: number(s)?,
-            den: 1.0,
-        },
-    };
-    if r.value().is_finite() && r.value() > 0.0 {
-        Ok(r)
-    } else {
-        Err(format!("{s:?} is out of range"))
-    }
+    Ratio::parse(s).map_err(|e| e.to_string())
 }
 
 /// A number for messages, without float noise: 0.30000000000000004 → 0.3.

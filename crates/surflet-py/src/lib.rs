@@ -26,6 +26,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use rayon::prelude::*;
+use surflet::document::Document;
 use surflet::{Evaluator, Field, Float, Grid, Isa, NoiseKind};
 
 /// Something that compiles to a [`Field`] in any dimension from 1 to 4.
@@ -883,18 +884,50 @@ impl Noise {
 /// A noise stack (a fractal of a noise, optionally domain-warped), as
 /// `surflet render --config` and `surflet sample --config` read it.
 ///
-/// Make one with `Stack.from_toml`, `Stack.from_json` or `Stack.from_dict`;
-/// `to_toml`, `to_json` and `to_dict` give the description back. It
-/// evaluates at world coordinates (the stack's `frequency` applies).
+/// Make one with `Stack.from_toml`, `Stack.from_json` or `Stack.from_dict`,
+/// from a config file of any front end (`render --save-config`, `sample
+/// --save-config`, the explorer's export); `to_toml`, `to_json` and
+/// `to_dict` write it back with `version = 2`, keeping its `[view]`,
+/// `[pixels]` and `[animation]` tables, so the command line renders the same
+/// picture from either file. It evaluates at world coordinates (the stack's
+/// `frequency` applies).
 #[pyclass(module = "surflet", frozen)]
 struct Stack {
-    stack: surflet::Stack,
+    /// The document, upgraded to version 2, without a graph.
+    doc: Document,
 }
 
 impl Desc for Stack {
     type Built<const D: usize> = Evaluator<D>;
     fn build<const D: usize>(&self) -> PyResult<Evaluator<D>> {
-        self.stack.build::<D>().map_err(value_error)
+        self.doc.stack.build::<D>().map_err(value_error)
+    }
+}
+
+/// A noise graph: noises, stacks, arithmetic, remapping, selection and
+/// domain transforms, as `surflet render --expr` and `[graph]` configs
+/// describe it.
+///
+/// Make one with `Graph.parse` (the expression language of `surflet help
+/// graphs`) or from a config holding a `[graph]` table
+/// (`Graph.from_toml`, `from_json`, `from_dict`); `to_expr`, `to_toml`,
+/// `to_json` and `to_dict` give it back. It evaluates at world coordinates,
+/// with the same bits as the command line.
+#[pyclass(module = "surflet", frozen)]
+struct Graph {
+    /// The document, upgraded to version 2, with a graph.
+    doc: Document,
+}
+
+impl Desc for Graph {
+    type Built<const D: usize> = surflet::GraphField<D>;
+    fn build<const D: usize>(&self) -> PyResult<surflet::GraphField<D>> {
+        self.doc
+            .graph
+            .as_ref()
+            .expect("a Graph holds a graph")
+            .build::<D>()
+            .map_err(value_error)
     }
 }
 
@@ -902,27 +935,31 @@ fn json_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     py.import("json")
 }
 
-#[pymethods]
-impl Stack {
-    /// A stack from a TOML config, the format of `--save-config`.
-    #[staticmethod]
-    fn from_toml(text: &str) -> PyResult<Stack> {
-        surflet::Stack::from_toml_str(text)
-            .map(|stack| Stack { stack })
-            .map_err(value_error)
+/// What the two config classes share: which documents they hold, and
+/// the document's forms.
+trait Config: Sized {
+    /// Whether the class holds documents with a graph.
+    const GRAPH: bool;
+    fn new(doc: Document) -> Self;
+    fn doc(&self) -> &Document;
+
+    /// The class's object for a parsed document, upgraded (so that written
+    /// back it keeps its pixels), or why it belongs to the other class.
+    fn read(parsed: Result<Document, surflet::Error>, how: &str) -> PyResult<Self> {
+        let doc = parsed.map_err(value_error)?;
+        match (doc.graph.is_some(), Self::GRAPH) {
+            (true, false) => Err(value_error(format!(
+                "this config holds a [graph], not a stack: read it with surflet.Graph.{how}"
+            ))),
+            (false, true) => Err(value_error(format!(
+                "this config holds a noise stack, not a [graph]: read it with \
+                 surflet.Stack.{how}"
+            ))),
+            _ => Ok(Self::new(doc.upgraded())),
+        }
     }
 
-    /// A stack from a JSON config.
-    #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Stack> {
-        surflet::Stack::from_json_str(text)
-            .map(|stack| Stack { stack })
-            .map_err(value_error)
-    }
-
-    /// A stack from a dict with the keys of a JSON config.
-    #[staticmethod]
-    fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<Stack> {
+    fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<Self> {
         if d.cast::<PyDict>().is_err() {
             return Err(PyTypeError::new_err(format!(
                 "from_dict takes a dict, not {}",
@@ -934,45 +971,206 @@ impl Stack {
             .call1((d,))
             .map_err(|e| PyTypeError::new_err(format!("the dict is not a config: {e}")))?
             .extract()?;
-        Stack::from_json(&text)
+        // The JSON text is the module's own, so its line and column would
+        // only confuse: the key at fault names the place.
+        let parsed = Document::from_json(&text).map_err(|e| match e {
+            surflet::Error::Config { key, message } => surflet::Error::Config {
+                key,
+                message: without_position(&message).to_string(),
+            },
+            e => e,
+        });
+        Self::read(parsed, "from_dict")
     }
 
-    /// The description as TOML; `from_toml` reads it back unchanged.
-    fn to_toml(&self) -> PyResult<String> {
-        self.stack.to_toml_string().map_err(value_error)
-    }
-
-    /// The description as JSON; `from_json` reads it back unchanged.
-    fn to_json(&self) -> PyResult<String> {
-        self.stack.to_json_string().map_err(value_error)
-    }
-
-    /// The description as a dict; `from_dict` reads it back unchanged.
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let text = self.to_json()?;
+        let text = self.doc().to_json().map_err(value_error)?;
         Ok(json_module(py)?.getattr("loads")?.call1((text,))?.unbind())
     }
 
+    /// `table` (`view`, `pixels` or `animation`) as a dict.
+    fn table(&self, py: Python<'_>, table: &str) -> PyResult<Py<PyAny>> {
+        let all = self.to_dict(py)?;
+        let all = all.bind(py);
+        match all.get_item(table) {
+            Ok(t) => Ok(t.unbind()),
+            Err(_) => Ok(PyDict::new(py).into_any().unbind()),
+        }
+    }
+}
+
+impl Config for Stack {
+    const GRAPH: bool = false;
+    fn new(doc: Document) -> Stack {
+        Stack { doc }
+    }
+    fn doc(&self) -> &Document {
+        &self.doc
+    }
+}
+
+impl Config for Graph {
+    const GRAPH: bool = true;
+    fn new(doc: Document) -> Graph {
+        Graph { doc }
+    }
+    fn doc(&self) -> &Document {
+        &self.doc
+    }
+}
+
+/// The config methods, the same on both classes (a second `#[pymethods]`
+/// block per class).
+macro_rules! config_methods {
+    ($ty:ty) => {
+        #[pymethods]
+        impl $ty {
+            /// From a TOML config, as `--save-config` writes it (a file
+            /// without `version` is read as version 1 and upgraded).
+            #[staticmethod]
+            fn from_toml(text: &str) -> PyResult<Self> {
+                Self::read(Document::from_toml(text), "from_toml")
+            }
+
+            /// From a JSON config.
+            #[staticmethod]
+            fn from_json(text: &str) -> PyResult<Self> {
+                Self::read(Document::from_json(text), "from_json")
+            }
+
+            /// From a dict with the keys of a JSON config.
+            #[staticmethod]
+            #[pyo3(name = "from_dict")]
+            fn py_from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<Self> {
+                <Self as Config>::from_dict(py, d)
+            }
+
+            /// The config as TOML, `version = 2` first; `from_toml` reads it
+            /// back unchanged and `surflet render --config` draws it.
+            fn to_toml(&self) -> PyResult<String> {
+                self.doc.to_toml().map_err(value_error)
+            }
+
+            /// The config as JSON; `from_json` reads it back unchanged.
+            fn to_json(&self) -> PyResult<String> {
+                self.doc.to_json().map_err(value_error)
+            }
+
+            /// The config as a dict; `from_dict` reads it back unchanged.
+            #[pyo3(name = "to_dict")]
+            fn py_to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                <Self as Config>::to_dict(self, py)
+            }
+
+            /// The config's `[view]` table as a dict (empty if it has none):
+            /// the picture's size, origin and scale, for `surflet render`.
+            #[getter]
+            fn view(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                self.table(py, "view")
+            }
+
+            /// The config's `[pixels]` table as a dict (empty if it has
+            /// none).
+            #[getter]
+            fn pixels(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                self.table(py, "pixels")
+            }
+
+            /// The config's `[animation]` table as a dict (empty if it has
+            /// none).
+            #[getter]
+            fn animation(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                self.table(py, "animation")
+            }
+
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                other.cast::<Self>().is_ok_and(|o| o.get().doc == self.doc)
+            }
+
+            /// Pickling, through the JSON config (which round-trips
+            /// exactly).
+            fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+                let py = slf.py();
+                let from_json = slf.get_type().getattr("from_json")?;
+                let text = slf.get().to_json()?;
+                Ok((from_json, (text,)).into_pyobject(py)?.into_any().unbind())
+            }
+        }
+    };
+}
+config_methods!(Stack);
+config_methods!(Graph);
+
+#[pymethods]
+impl Stack {
     fn __repr__(&self) -> PyResult<String> {
         let json = serde_json_compact(&self.to_json()?);
         Ok(format!("surflet.Stack.from_json({json:?})"))
     }
+}
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<Stack>()
-            .is_ok_and(|o| o.get().stack == self.stack)
+#[pymethods]
+impl Graph {
+    /// A graph from an expression, such as `"fbm(simplex(seed=1),
+    /// octaves=6) * 0.5 + 0.5"` (see `surflet help graphs`). Errors name the
+    /// column.
+    #[staticmethod]
+    fn parse(expr: &str) -> PyResult<Graph> {
+        let graph = surflet::Graph::parse(expr).map_err(value_error)?;
+        Ok(Graph {
+            doc: Document {
+                graph: Some(graph),
+                ..Document::default()
+            },
+        })
     }
 
-    /// Pickling, through the JSON description (which round-trips exactly).
-    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
-        let py = slf.py();
-        let from_json = slf.get_type().getattr("from_json")?;
-        let text = slf.get().to_json()?;
-        Ok((from_json, (text,)).into_pyobject(py)?.into_any().unbind())
+    /// The graph as an expression; `Graph.parse` reads it back unchanged.
+    fn to_expr(&self) -> PyResult<String> {
+        self.doc
+            .graph
+            .as_ref()
+            .expect("a Graph holds a graph")
+            .to_expr()
+            .map_err(value_error)
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        // An expression carries no tables; with them, the JSON does.
+        let bare = self.doc.view == Default::default()
+            && self.doc.pixels == Default::default()
+            && self.doc.animation == Default::default();
+        match self.to_expr() {
+            Ok(expr) if bare => Ok(format!("surflet.Graph.parse({expr:?})")),
+            _ => {
+                let json = serde_json_compact(&self.to_json()?);
+                Ok(format!("surflet.Graph.from_json({json:?})"))
+            }
+        }
+    }
+
+    fn __str__(&self) -> PyResult<String> {
+        self.to_expr()
     }
 }
 
+/// `message` without serde_json's trailing " at line L column C".
+fn without_position(message: &str) -> &str {
+    match message.rfind(" at line ") {
+        Some(i)
+            if message[i + 9..]
+                .split_once(" column ")
+                .is_some_and(|(l, c)| {
+                    [l, c]
+                        .iter()
+                        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                }) =>
+        {
+            &message[..i]
+        }
+        _ => message,
+    }
+}
 /// The JSON text on one line, for `repr`.
 fn serde_json_compact(pretty: &str) -> String {
     pretty.lines().map(str::trim).collect::<Vec<_>>().join(" ")
@@ -1023,12 +1221,14 @@ macro_rules! field_methods {
 }
 field_methods!(Noise);
 field_methods!(Stack);
+field_methods!(Graph);
 
 /// The compiled module.
 #[pymodule]
 fn _surflet(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Noise>()?;
     m.add_class::<Stack>()?;
+    m.add_class::<Graph>()?;
     m.add("NOISES", NoiseKind::ALL.map(|k| k.name()).to_vec())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

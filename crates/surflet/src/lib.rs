@@ -23,7 +23,9 @@
 //!   and blend, domain transforms and displacement) with exact gradients
 //!   and derived ranges, written as expressions, TOML or JSON;
 //! * [`stack`]: declarative noise stacks (noise, seed, frequency, fractal,
-//!   warp) read from and written to TOML and JSON.
+//!   warp) read from and written to TOML and JSON;
+//! * [`document`]: the config file every front end reads and writes: a
+//!   stack or graph with its view, pixel mapping and animation.
 //!
 //! # Cargo features
 //!
@@ -31,7 +33,7 @@
 //! |---|---|---|
 //! | `std` | on | run-time instruction-set detection (and the `SURFLET_ISA` cap), [`Stack::from_file`] |
 //! | `rayon` | on | batch and grid calls split over the current rayon pool (same bits as one thread); implies `std` |
-//! | `serde` | on | [`Stack`] and [`Graph`] read from and written to TOML and JSON; implies `std` |
+//! | `serde` | on | [`Stack`], [`Graph`] and [`document::Document`] read from and written to TOML and JSON; implies `std` |
 //! | `expr` | on | [`Graph::parse`], the expression language (works without `std`) |
 //!
 //! With `default-features = false` the crate is `no_std` (it needs
@@ -76,6 +78,8 @@ mod math;
 mod batch;
 pub mod cellular;
 pub mod curl;
+#[cfg(feature = "serde")]
+pub mod document;
 mod error;
 mod field;
 mod float;

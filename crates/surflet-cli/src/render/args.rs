@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use surflet::NoiseKind;
 
 use crate::imaging::color::{NormalFormat, Ramp};
@@ -10,33 +11,49 @@ use crate::imaging::encode::Format;
 use crate::stack_args::{self, StackArgs};
 use crate::units::{Ratio, Size, parse_finite, parse_period, parse_ratio, parse_seed, parse_size};
 
-/// What the pixels show.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Mode {
-    /// Grey levels.
-    #[value(name = "gray", alias = "grey")]
-    Gray,
-    /// Colours from --ramp.
-    #[value(name = "ramp")]
-    Ramp,
-    /// A tangent-space normal map.
-    #[value(name = "normal")]
-    Normal,
+pub use surflet::document::{PixelMode as Mode, TimeAxis};
+
+/// A clap parser for one of the document's named choices (the library's
+/// list, aliases included), listing the names in errors.
+fn choice<T: Copy + Send + Sync + 'static>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+    alias: fn(T) -> Option<&'static str>,
+    from_name: fn(&str) -> Result<T, surflet::Error>,
+) -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(
+        all.iter()
+            .map(|&v| PossibleValue::new(name(v)).aliases(alias(v))),
+    )
+    .map(move |s| from_name(&s).expect("clap accepted only listed names"))
 }
 
-/// The axis an animation moves along.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum TimeAxis {
-    /// The third coordinate.
-    #[value(name = "z")]
-    Z,
-    /// The fourth coordinate.
-    #[value(name = "w")]
-    W,
+fn mode() -> impl TypedValueParser<Value = Mode> {
+    choice(&Mode::ALL, Mode::name, Mode::alias, Mode::from_name)
+}
+
+fn time_axis() -> impl TypedValueParser<Value = TimeAxis> {
+    choice(
+        &TimeAxis::ALL,
+        TimeAxis::name,
+        TimeAxis::alias,
+        TimeAxis::from_name,
+    )
+}
+
+fn normal_format() -> impl TypedValueParser<Value = NormalFormat> {
+    choice(
+        &NormalFormat::ALL,
+        NormalFormat::name,
+        NormalFormat::alias,
+        NormalFormat::from_name,
+    )
 }
 
 fn parse_ramp(s: &str) -> Result<String, String> {
-    Ramp::parse(s).map(|_| s.trim().to_string())
+    Ramp::parse(s)
+        .map(|_| s.trim().to_string())
+        .map_err(|e| e.to_string())
 }
 
 fn parse_fps(s: &str) -> Result<f64, String> {
@@ -176,6 +193,7 @@ pub struct RenderArgs {
     #[arg(
         long,
         value_name = "MODE",
+        value_parser = mode(),
         hide_possible_values = true,
         help_heading = "Pixels"
     )]
@@ -220,6 +238,7 @@ pub struct RenderArgs {
     #[arg(
         long,
         value_name = "CONVENTION",
+        value_parser = normal_format(),
         hide_possible_values = true,
         hide_short_help = true,
         help_heading = "Pixels"
@@ -242,6 +261,7 @@ pub struct RenderArgs {
     #[arg(
         long,
         value_name = "AXIS",
+        value_parser = time_axis(),
         hide_possible_values = true,
         hide_short_help = true,
         help_heading = "Animation"

@@ -13,7 +13,7 @@ pub mod help;
 mod plan;
 mod progress;
 
-pub use args::{Mode, RenderArgs, TimeAxis};
+pub use args::{Mode, RenderArgs};
 
 use crate::look::Look;
 
@@ -90,6 +90,9 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
 pub struct InMemory {
     /// The encoded image.
     pub bytes: Vec<u8>,
+    /// What `surflet render` would print on stderr as a warning (a config
+    /// without `version`), without the `warning: ` prefix.
+    pub warning: Option<String>,
 }
 
 /// Why an in-memory render failed.
@@ -121,6 +124,10 @@ pub fn to_memory(args: &RenderArgs, stop: &dyn Fn() -> bool) -> Result<InMemory,
     frames::render_into(&plan, &mut out, &Progress::new(0, true), stop)?;
     Ok(InMemory {
         bytes: out.into_inner(),
+        warning: plan
+            .warning
+            .as_deref()
+            .map(|w| w.trim_start_matches("warning: ").to_string()),
     })
 }
 

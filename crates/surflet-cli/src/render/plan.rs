@@ -227,7 +227,7 @@ impl Plan {
             match mode {
                 Mode::Gray => Content::Gray,
                 Mode::Ramp => Content::Ramp(match &ramp {
-                    Some(spec) => Ramp::parse(spec)?,
+                    Some(spec) => Ramp::parse(spec).map_err(|e| e.to_string())?,
                     None => Ramp::terrain(),
                 }),
                 Mode::Normal => {

@@ -240,8 +240,8 @@ fn describe(bytes: &Bytes, limits: &Limits) -> Result<Description, Refusal> {
         (Some(_), Some(_)) => {
             return Err((400, "give \"config\" or \"toml\", not both".into()));
         }
-        (Some(v), None) => Some(Look::from_json(&v.to_string()).map_err(|e| (400, e))?),
-        (None, Some(t)) => Some(Look::from_toml(&t).map_err(|e| (400, e))?),
+        (Some(v), None) => Some(Look::from_json(&v.to_string()).map_err(|e| (400, e.to_string()))?),
+        (None, Some(t)) => Some(Look::from_toml(&t).map_err(|e| (400, e.to_string()))?),
         (None, None) => None,
     };
     let expr = body.expr.take();
@@ -327,10 +327,22 @@ async fn render_png(State(shared): State<Shared>, bytes: Bytes) -> Response {
         let d = describe(&bytes, &shared.limits)?;
         let args = d.render_args(d.body.size)?;
         let image = compute(&shared, move |stop| render::to_memory(&args, stop)).await?;
-        Ok::<_, Refusal>(image.bytes)
+        Ok::<_, Refusal>(image)
     };
     match run.await {
-        Ok(png) => ([(header::CONTENT_TYPE, "image/png")], png).into_response(),
+        Ok(image) => {
+            let mut response = ([(header::CONTENT_TYPE, "image/png")], image.bytes).into_response();
+            // The warning `surflet render` prints (a config without
+            // `version`, drawn as version 1 at one unit per pixel), for
+            // scripts; header values are one line of visible ASCII.
+            if let Some(w) = image.warning
+                && let Ok(v) =
+                    HeaderValue::from_str(&w.split_whitespace().collect::<Vec<_>>().join(" "))
+            {
+                response.headers_mut().insert("x-surflet-warning", v);
+            }
+            response
+        }
         Err(e) => refuse(e),
     }
 }

@@ -6,7 +6,6 @@
 //! render is a function of its config, size and format, so the command
 //! then renders the same pixels.
 
-use clap::ValueEnum;
 use serde_json::{Value, json};
 use surflet::{FractalDesc, Graph, Stack, WarpDesc};
 
@@ -22,13 +21,13 @@ pub fn all(look: &Look) -> Result<Value, String> {
         .clone()
         .unwrap_or_else(|| Graph::stack(look.stack.clone()));
     let expr = graph.to_expr().ok();
-    let json_text = look.to_json()?;
+    let json_text = look.to_json().map_err(|e| e.to_string())?;
     let (command, note) = match command(look) {
         Ok(c) => (Some(c), None),
         Err(e) => (None, Some(e)),
     };
     Ok(json!({
-        "toml": look.to_toml()?,
+        "toml": look.to_toml().map_err(|e| e.to_string())?,
         "json": json_text,
         "config": serde_json::from_str::<Value>(&json_text).map_err(|e| e.to_string())?,
         "expr": expr,
@@ -77,14 +76,6 @@ fn ratio(r: Ratio) -> String {
     } else {
         crate::look::ratio_text(r)
     }
-}
-
-/// A clap value's command-line name.
-fn name<T: ValueEnum>(v: T) -> String {
-    v.to_possible_value()
-        .expect("every variant has a name")
-        .get_name()
-        .to_string()
 }
 
 /// `--PREFIXfractal KIND --PREFIXoctaves N`, and the lacunarity and gain
@@ -198,7 +189,7 @@ fn arguments(look: &Look) -> Result<Vec<String>, String> {
     if let Some(mode) = p.mode
         && mode != Mode::Gray
     {
-        flag(&mut a, "--mode", name(mode));
+        flag(&mut a, "--mode", mode.name().to_string());
     }
     if let Some(r) = &p.ramp {
         flag(&mut a, "--ramp", r.clone());
@@ -214,7 +205,7 @@ fn arguments(look: &Look) -> Result<Vec<String>, String> {
     if let Some(f) = p.normal_format
         && f != NormalFormat::OpenGl
     {
-        flag(&mut a, "--normal-format", name(f));
+        flag(&mut a, "--normal-format", f.name().to_string());
     }
     if look.animation.frames.is_some_and(|n| n > 1) {
         return Err("the command line for animations is not generated here".into());

@@ -39,8 +39,10 @@ API
                      or {\"toml\": \"version = 2 ...\"} or {\"expr\": \"...\"},
                      with \"size\": [W, H] -> image/png, the bytes `surflet
                      render` writes for that config (a smaller size keeps the
-                     view). A config without version 2 is read as a version 1
-                     file, at one world unit per pixel (surflet help config)
+                     view). A config without a version is read as a version
+                     1 file, at one world unit per pixel (surflet help
+                     config), and answered with the warning `surflet render`
+                     prints, in an X-Surflet-Warning header
   POST /api/analyze  the same body -> JSON: range, histogram, radial spectrum
   POST /api/export   the same body -> JSON: the resolved config as TOML and
                      JSON, the expression and the `surflet render` command

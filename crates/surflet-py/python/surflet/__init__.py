@@ -12,6 +12,6 @@ Values are the same bits as the Rust library and the ``surflet`` command
 line for the same noise, point and precision. See ``docs/python.md``.
 """
 
-from ._surflet import NOISES, Noise, Stack, __version__
+from ._surflet import NOISES, Graph, Noise, Stack, __version__
 
-__all__ = ["NOISES", "Noise", "Stack", "__version__"]
+__all__ = ["NOISES", "Graph", "Noise", "Stack", "__version__"]
