@@ -10,6 +10,7 @@ use serde::Serialize;
 use surflet::{Field, Float, Grid, Isa, NoiseKind};
 
 use crate::CliError;
+use crate::names::NoiseName;
 use crate::stack_args::{self, StackArgs, one_noise};
 use crate::units::{parse_extent, short};
 
@@ -204,7 +205,24 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
         }
         None => 2,
     };
-    let noise = one_noise("KIND", args.kind, args.stack.noise()).map_err(usage)?;
+    let noise = one_noise(
+        "KIND",
+        args.kind.map(NoiseName::of_kind),
+        args.stack.noise(),
+    )
+    .map_err(usage)?;
+    let noise = match noise {
+        Some((name, from)) => match name.family() {
+            Some(kind) => Some((kind, from)),
+            None => {
+                return Err(usage(format!(
+                    "bench measures the surflet family ({}); {name} is a reference port",
+                    stack_args::kinds()
+                )));
+            }
+        },
+        None => None,
+    };
     let resolved = args.stack.resolve(noise).map_err(usage)?;
     let shape: Vec<usize> = match args.size.as_ref().map(|s| &s.0[..]) {
         Some([n]) => vec![*n as usize; dims],

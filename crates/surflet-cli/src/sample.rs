@@ -350,8 +350,7 @@ impl Job {
                     Target::Noise(n) => n,
                     Target::Curl2 | Target::Curl3 => unreachable!("matched above"),
                 });
-                let named = one_noise("NAME", name, args.stack.noise().map(NoiseName::of_kind))
-                    .map_err(usage)?;
+                let named = one_noise("NAME", name, args.stack.noise()).map_err(usage)?;
                 match named {
                     Some((name, from)) => {
                         let options = check_options(args, name, stack_flag)?;

@@ -22,6 +22,7 @@ use surflet::{
 
 use crate::imaging::output::{Staged, check_target};
 use crate::look::Look;
+use crate::names::NoiseName;
 use crate::units::{parse_period, parse_seed};
 
 /// A value a stack flag gives, as its parser made it.
@@ -29,6 +30,9 @@ use crate::units::{parse_period, parse_seed};
 pub enum Value {
     /// A noise kind.
     Noise(NoiseKind),
+    /// A reference port, which `--noise` names in `sample` and `analyze`
+    /// as their NAME does, but no stack can hold.
+    Port(NoiseName),
     /// A seed.
     Seed(u64),
     /// A real number (frequencies included).
@@ -55,6 +59,7 @@ impl Value {
     pub fn text(&self) -> Option<String> {
         Some(match self {
             Value::Noise(k) => k.name().to_string(),
+            Value::Port(n) => n.name().to_string(),
             Value::Seed(s) => s.to_string(),
             Value::Number(x) => x.to_string(),
             Value::Count(n) => n.to_string(),
@@ -104,6 +109,8 @@ accessors! {
 pub enum Parse {
     /// A noise kind's name.
     Noise,
+    /// A noise kind's or a reference port's name.
+    Name,
     /// A seed ([`parse_seed`]).
     Seed,
     /// A decimal or a fraction ([`parse_frequency`]).
@@ -279,11 +286,12 @@ pub static KEYS: &[Key] = &[
         value_name: "KIND",
         help: "The noise kind [default: simplex]",
         long_help: Some(
-            "The noise kind [default: simplex]\n\n{kinds} [default: simplex, or the config's]. \
-             Where the subcommand takes a NAME, -n NAME is the same as NAME.",
+            "The noise kind [default: simplex]\n\n{kinds} [default: simplex, or the config's]; in \
+             sample and analyze also a reference port (see `surflet sample --help`). Where the \
+             subcommand takes a NAME, -n NAME is the same as NAME.",
         ),
         brief: true,
-        parse: Parse::Noise,
+        parse: Parse::Name,
         get: |s| Some(Value::Noise(s.noise)),
         set: |s, v| {
             let noise = v.noise();
@@ -743,6 +751,13 @@ impl Parse {
             Parse::Noise => choice(NoiseKind::ALL.map(NoiseKind::name), |s| {
                 Value::Noise(NoiseKind::from_name(s).expect(LISTED))
             }),
+            Parse::Name => choice(NoiseName::ALL.map(NoiseName::name), |s| {
+                let name = NoiseName::ALL
+                    .into_iter()
+                    .find(|n| n.name() == s)
+                    .expect(LISTED);
+                name.family().map_or(Value::Port(name), Value::Noise)
+            }),
             Parse::Fractal => choice(FractalKind::ALL.map(FractalKind::name), |s| {
                 Value::Fractal(FractalKind::from_name(s).expect(LISTED))
             }),
@@ -874,7 +889,10 @@ pub fn catalogue() -> Vec<serde_json::Value> {
             let c = key.control?;
             let names = |v: &[&str]| json!(v);
             let (kind, choices) = match key.parse {
-                Parse::Noise => ("choice", names(&NoiseKind::ALL.map(NoiseKind::name))),
+                // The page draws stacks: the family alone.
+                Parse::Noise | Parse::Name => {
+                    ("choice", names(&NoiseKind::ALL.map(NoiseKind::name)))
+                }
                 Parse::Fractal => ("choice", names(&FractalKind::ALL.map(FractalKind::name))),
                 Parse::Warp => ("choice", names(&WarpKind::ALL.map(WarpKind::name))),
                 Parse::Distance => (
@@ -1040,9 +1058,13 @@ impl StackArgs {
             .find_map(|(k, v)| (k.key == key).then_some(v))
     }
 
-    /// `--noise`.
-    pub fn noise(&self) -> Option<NoiseKind> {
-        self.value("noise").map(Value::noise)
+    /// `--noise`: a family kind or a reference port.
+    pub fn noise(&self) -> Option<NoiseName> {
+        match self.value("noise")? {
+            Value::Noise(k) => Some(NoiseName::of_kind(*k)),
+            Value::Port(n) => Some(*n),
+            _ => None,
+        }
     }
 
     /// `--seed`.
@@ -1102,6 +1124,15 @@ impl StackArgs {
         };
         if let Some(text) = &self.expr {
             r.graph = Some(Graph::parse(text).map_err(|e| format!("--expr: {e}"))?);
+        }
+        if name.is_none()
+            && let Some(Value::Port(port)) = self.value("noise")
+        {
+            return Err(format!(
+                "--noise {port} is a reference port, which takes no noise stack; a stack's noise \
+                 is one of {} (sample and analyze evaluate {port} as NAME)",
+                kinds()
+            ));
         }
         let name_key = name.map(|(kind, label)| (&KEYS[0], Value::Noise(kind), label));
         debug_assert_eq!(KEYS[0].key, "noise");

@@ -73,11 +73,7 @@ impl Slice {
             return Err("--save-config does not apply to analyze".into());
         }
         let origin_len = args.origin.as_ref().map_or(0, Vec::len);
-        let name = one_noise(
-            "NAME",
-            args.name,
-            args.stack.noise().map(NoiseName::of_kind),
-        )?;
+        let name = one_noise("NAME", args.name, args.stack.noise())?;
         let (job, dims, frequency, view) = match name {
             Some((name, _)) if name.family().is_none() => {
                 let (job, dims, frequency) = reference(args, name, origin_len)?;

@@ -58,6 +58,12 @@ fn noise_flag_and_name_mean_the_same_in_every_subcommand() {
         assert_eq!(sample_ok(args, input), named, "sample {args:?}");
     }
     assert_ne!(sample_ok(&["simplex", "--seed", "3"], input), named);
+    // A reference port too, as NAME takes it.
+    let points = "1,2,3\n0.5,0.25,0.125\n";
+    assert_eq!(
+        sample_ok(&["-n", "perlin2002-java"], points),
+        sample_ok(&["perlin2002-java"], points)
+    );
     // And as a stack's noise, with a fractal.
     assert_eq!(
         sample_ok(&["-n", "value", "--octaves", "3"], input),
@@ -72,6 +78,13 @@ fn noise_flag_and_name_mean_the_same_in_every_subcommand() {
     assert_eq!(a["noise"], b["noise"]);
     assert_eq!(a["spectrum"], b["spectrum"]);
     assert_ne!(a["spectrum"], c["spectrum"], "-n was ignored");
+    let a = analyze(&dir.path().join("d"), &["classic2005-java", "--size", "16"]);
+    let b = analyze(
+        &dir.path().join("e"),
+        &["-n", "classic2005-java", "--size", "16"],
+    );
+    assert_eq!(a["noise"], b["noise"]);
+    assert_eq!(a["spectrum"], b["spectrum"]);
 
     // bench: KIND or -n.
     let a = bench(&["perlin", "--size", "8"]);
@@ -98,6 +111,14 @@ fn noise_flag_and_name_mean_the_same_in_every_subcommand() {
     ] {
         let (_, err) = fails(args, input, 2);
         assert!(err.contains("different noises"), "{args:?}: {err}");
+    }
+    // render and bench draw stacks, which a reference port is not.
+    for args in [
+        &["render", "x.png", "-n", "perlin2002-java"][..],
+        &["bench", "-n", "perlin2002-java"],
+    ] {
+        let (_, err) = fails(args, "", 2);
+        assert!(err.contains("reference port"), "{args:?}: {err}");
     }
 }
 
