@@ -10,8 +10,9 @@ use serde::Serialize;
 use surflet::{Field, Float, Grid, Isa, NoiseKind};
 
 use crate::CliError;
-use crate::stack_args::{self, Base, StackArgs};
-use crate::units::{parse_period, parse_seed, short};
+use crate::names::NoiseName;
+use crate::stack_args::{self, StackArgs, one_noise};
+use crate::units::{parse_extent, short};
 
 /// Long description, shown by `surflet bench --help`.
 pub const LONG_ABOUT: &str = "\
@@ -20,12 +21,12 @@ of samples a second (Msamples/s), through the library's batch calls: `grid`
 (a uniform grid, x fastest) and `points` (the same points as coordinate
 arrays). Every combination of the list options is one row of the table.
 
-The workload is a grid of --size points per axis, --spacing world units
+The workload is a grid of --size points per axis, --scale world units
 apart, starting just off the lattice. Each row is run once to warm up, then
 repeated for at least --seconds; the table shows the mean rate.
 
   surflet bench simplex --dims 3 --size 128
-  surflet bench perlin --octaves 3 --frequency 1/64 --spacing 1 --threads 1,2
+  surflet bench perlin --octaves 3 --frequency 1/64 --scale 1 --threads 1,2
   surflet bench --config look.toml --precision f32,f64 --gradient --json";
 
 /// A batch call.
@@ -71,24 +72,30 @@ impl IsaName {
 
 /// Command line of `surflet bench`.
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct BenchArgs {
-    /// The noise: value, perlin, simplex, simplex-value or cellular [default:
-    /// simplex, or the config's].
-    #[arg(value_name = "KIND", value_parser = stack_args::noise_kind(), hide_possible_values = true)]
-    pub noise: Option<NoiseKind>,
+    /// The noise kind, the same as -n KIND [default: simplex, or the
+    /// config's].
+    #[arg(value_name = "KIND", value_parser = stack_args::noise_kind())]
+    pub kind: Option<NoiseKind>,
 
-    /// Dimension of the noise, 1 to 4 [default: 2, or the --period's].
+    // Boxed so that `Command` stays small (the group is large).
+    #[command(flatten)]
+    pub stack: Box<StackArgs>,
+
+    /// Dimension of the noise, 1 to 4 [default: 2, or the --period's or
+    /// --size's].
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=4))]
     pub dims: Option<u8>,
 
-    /// Points per axis [default: 2^20 in 1D, 1024 in 2D, 128 in 3D, 32 in
-    /// 4D].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
-    pub size: Option<u64>,
+    /// Points per axis, as N for every axis or WxH[xD] one per axis
+    /// [default: 2^20 in 1D, 1024 in 2D, 128 in 3D, 32 in 4D].
+    #[arg(long, value_name = "N|WxH[xD]", value_parser = parse_sides)]
+    pub size: Option<Sides>,
 
-    /// World units between neighbouring samples [default: 0.03].
-    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = parse_spacing)]
-    pub spacing: Option<f64>,
+    /// World units per sample, a decimal or a fraction [default: 0.03].
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = parse_scale)]
+    pub scale: Option<f64>,
 
     /// The calls to time: grid, points [default: grid,points].
     #[arg(long, value_name = "CALL,...", value_delimiter = ',')]
@@ -118,32 +125,18 @@ pub struct BenchArgs {
     /// Print JSON instead of a table (key `msamples_per_s` in each row).
     #[arg(long)]
     pub json: bool,
-
-    /// The seed, any integer from -2^63 to 2^64-1 [default: 0, or the
-    /// config's].
-    #[arg(long, short = 's', value_name = "N", value_parser = parse_seed)]
-    pub seed: Option<u64>,
-
-    /// Make the noise tile, with these periods in lattice cells (one per
-    /// axis; their number fixes D).
-    #[arg(long, value_name = "P,P,...", value_delimiter = ',', value_parser = parse_period)]
-    pub period: Option<Vec<u32>>,
-
-    /// Lattice cells per world unit [default: 1, or the config's].
-    #[arg(
-        long,
-        value_name = "F",
-        allow_hyphen_values = true,
-        value_parser = stack_args::parse_frequency,
-        help_heading = "Noise stack"
-    )]
-    pub frequency: Option<f64>,
-
-    #[command(flatten)]
-    pub stack: Box<StackArgs>,
 }
 
-fn parse_spacing(s: &str) -> Result<f64, String> {
+/// The points per axis `--size` gives: one number for every axis, or one
+/// per axis.
+#[derive(Clone, Debug)]
+pub struct Sides(Vec<u32>);
+
+fn parse_sides(s: &str) -> Result<Sides, String> {
+    parse_extent(s).map(Sides)
+}
+
+fn parse_scale(s: &str) -> Result<f64, String> {
     crate::units::parse_ratio(s).map(|r| r.value())
 }
 
@@ -184,44 +177,82 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
     if args.stack.save_config.is_some() {
         return Err(usage("--save-config does not apply to bench".into()));
     }
-    let dims = match (args.dims, &args.period) {
-        (Some(d), Some(p)) if p.len() != usize::from(d) => {
+    let period = args.stack.period();
+    let size = args.size.as_ref().map(|s| &s.0[..]).filter(|s| s.len() > 1);
+    // Each of --dims, --period and a --size of several sides fixes D.
+    let fixes = [
+        args.dims.map(|d| (usize::from(d), "--dims")),
+        period.map(|p| (p.len(), "--period")),
+        size.map(|s| (s.len(), "--size")),
+    ];
+    let mut dims = None;
+    for (n, flag) in fixes.into_iter().flatten() {
+        match dims {
+            Some((d, first)) if d != n => {
+                return Err(usage(format!(
+                    "{flag} gives {n} dimensions but {first} gives {d}"
+                )));
+            }
+            _ => dims = Some((n, flag)),
+        }
+    }
+    let dims = match dims {
+        Some((d, _)) if (1..=4).contains(&d) => d,
+        Some((d, flag)) => {
             return Err(usage(format!(
-                "--period has {} values but --dims is {d}",
-                p.len()
+                "{flag} gives {d} dimensions; bench takes 1 to 4 (one value per axis)"
             )));
         }
-        (Some(d), _) => usize::from(d),
-        (None, Some(p)) if (1..=4).contains(&p.len()) => p.len(),
-        (None, Some(p)) => {
-            return Err(usage(format!(
-                "--period takes 1 to 4 values (one per axis), got {}",
-                p.len()
-            )));
-        }
-        (None, None) => 2,
+        None => 2,
     };
-    let base = Base {
-        noise: args.noise.map(|k| (k, "KIND")),
-        seed: args.seed,
-        frequency: args.frequency.map(|f| (f, "--frequency")),
-        period: args.period.as_deref(),
+    let noise = one_noise(
+        "KIND",
+        args.kind.map(NoiseName::of_kind),
+        args.stack.noise(),
+    )
+    .map_err(usage)?;
+    let noise = match noise {
+        Some((name, from)) => match name.family() {
+            Some(kind) => Some((kind, from)),
+            None => {
+                return Err(usage(format!(
+                    "bench measures the surflet family ({}); {name} is a reference port",
+                    stack_args::kinds()
+                )));
+            }
+        },
+        None => None,
     };
-    let resolved = args.stack.resolve(&base).map_err(usage)?;
-    let side = args
-        .size
-        .map_or([1 << 20, 1024, 128, 32][dims - 1], |s| s as usize);
-    let shape = vec![side; dims];
+    let resolved = args.stack.resolve(noise).map_err(usage)?;
+    let shape: Vec<usize> = match args.size.as_ref().map(|s| &s.0[..]) {
+        Some([n]) => vec![*n as usize; dims],
+        Some(s) => s.iter().map(|&n| n as usize).collect(),
+        None => vec![[1 << 20, 1024, 128, 32][dims - 1]; dims],
+    };
+    let size_text = || {
+        shape
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join("x")
+    };
+    if shape.iter().any(|&n| n > 1 << 24) {
+        return Err(usage(format!(
+            "--size {} has a side over 2^24 points; choose a smaller --size",
+            size_text()
+        )));
+    }
     let samples = shape
         .iter()
         .try_fold(1usize, |n, &s| n.checked_mul(s))
         .filter(|&n| n <= 1 << 28)
         .ok_or_else(|| {
             usage(format!(
-                "--size {side} in {dims}D is more than 2^28 samples; choose a smaller --size"
+                "--size {} in {dims}D is more than 2^28 samples; choose a smaller --size",
+                size_text()
             ))
         })?;
-    let spacing = args.spacing.unwrap_or(0.03);
+    let spacing = args.scale.unwrap_or(0.03);
     let calls = or_default(&args.call, &[Call::Grid, Call::Points]);
     let precisions = or_default(&args.precision, &[Precision::F32]);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u16;
@@ -271,7 +302,7 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
                         call,
                         isa,
                         gradient: args.gradient,
-                        side,
+                        shape: &shape,
                         spacing,
                         seconds,
                     };
@@ -327,16 +358,16 @@ fn describe(stack: &surflet::Stack, dims: usize) -> String {
 }
 
 /// One row's measurement.
-struct Job {
+struct Job<'a> {
     call: Call,
     isa: Isa,
     gradient: bool,
-    side: usize,
+    shape: &'a [usize],
     spacing: f64,
     seconds: Duration,
 }
 
-impl Job {
+impl Job<'_> {
     fn measure(
         &self,
         graph: &surflet::Graph,
@@ -366,7 +397,8 @@ impl Job {
     ) -> Result<(u64, Duration), surflet::Error> {
         // Just off the lattice, so no row starts on lattice points.
         let origin = [F::from_f64(0.123); D];
-        let grid = Grid::uniform(origin, [F::from_f64(self.spacing); D], [self.side; D])?;
+        let shape: [usize; D] = std::array::from_fn(|a| self.shape[a]);
+        let grid = Grid::uniform(origin, [F::from_f64(self.spacing); D], shape)?;
         let n = grid.len();
         let mut out = vec![F::ZERO; n];
         let mut grad: Vec<Vec<F>> = vec![vec![F::ZERO; if self.gradient { n } else { 0 }]; D];

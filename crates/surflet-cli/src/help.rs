@@ -260,6 +260,19 @@ pub fn topic(name: &str) -> Option<&'static str> {
 mod tests {
     use super::*;
 
+    /// The kinds in the stacks topic's example are the library's.
+    #[test]
+    fn stacks_name_every_noise_kind() {
+        let flat = STACKS.split_whitespace().collect::<Vec<_>>().join(" ");
+        for kind in surflet::NoiseKind::ALL {
+            assert!(
+                flat.contains(&format!(" {},", kind.name()))
+                    || flat.contains(&format!(" {} ", kind.name())),
+                "{kind:?}"
+            );
+        }
+    }
+
     #[test]
     fn topic_lines_fit_80_columns() {
         for (name, summary, text) in TOPICS {

@@ -116,11 +116,22 @@ pub enum CliError {
 
 /// Spellings that once meant something and mean nothing now, with what to
 /// write instead: a script that still uses one gets that, not a puzzle.
-const RENAMED: &[(&str, &str, &str)] = &[(
-    "-o",
-    "--octaves",
-    "; an output file is render's first argument: surflet render out.png",
-)];
+/// Each is the old spelling, the new one, whether the meaning moved with
+/// the name (a rename) or was dropped, and a hint.
+const RENAMED: &[(&str, &str, bool, &str)] = &[
+    (
+        "-o",
+        "--octaves",
+        false,
+        "; an output file is render's first argument: surflet render out.png",
+    ),
+    (
+        "--spacing",
+        "--scale",
+        true,
+        ", world units per sample, as in render and analyze",
+    ),
+];
 
 /// The message for an unknown argument that is an old spelling.
 fn renamed(e: &clap::Error) -> Option<String> {
@@ -128,10 +139,18 @@ fn renamed(e: &clap::Error) -> Option<String> {
     let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
         return None;
     };
+    // `--spacing=1` names the flag before its `=`.
+    let arg = arg.split('=').next().unwrap_or(arg);
     RENAMED
         .iter()
-        .find(|(old, _, _)| arg == old)
-        .map(|(old, new, more)| format!("{old} no longer means {new}: write {new}{more}"))
+        .find(|(old, ..)| arg == *old)
+        .map(|(old, new, moved, more)| {
+            if *moved {
+                format!("{old} is now {new}: write {new}{more}")
+            } else {
+                format!("{old} no longer means {new}: write {new}{more}")
+            }
+        })
 }
 
 /// Runs the command line of the process (`std::env::args`) and returns the
@@ -204,9 +223,10 @@ fn command() -> clap::Command {
             c.after_help(sample::short_help())
                 .after_long_help(sample::long_help())
         })
-        // analyze writes measurements, not a look; the flag is refused
-        // there, so its help should not offer it.
+        // analyze and bench write measurements, not a look; the flag is
+        // refused there, so their help should not offer it.
         .mut_subcommand("analyze", |c| c.mut_arg("save_config", |a| a.hide(true)))
+        .mut_subcommand("bench", |c| c.mut_arg("save_config", |a| a.hide(true)))
         .after_long_help(format!("{}\n{EXIT_HELP}", help::topic_list()))
 }
 

@@ -6,10 +6,5 @@
 //! documents the keys for users.
 
 pub use surflet::document::{
-    Animation, Document as Look, Pixels as PixelSpec, RangeSpec, Ratio, VERSION, View,
+    Animation, Document as Look, Pixels as PixelSpec, RangeSpec, VERSION, View,
 };
-
-/// A ratio as `NUM/DEN`, as configs write a fraction and `--scale` reads it.
-pub fn ratio_text(r: Ratio) -> String {
-    format!("{}/{}", r.num, r.den)
-}

@@ -150,6 +150,14 @@ impl NoiseName {
         }
     }
 
+    /// The name of the family kind `kind`.
+    pub fn of_kind(kind: NoiseKind) -> NoiseName {
+        NoiseName::ALL
+            .into_iter()
+            .find(|n| n.family() == Some(kind))
+            .expect("every family kind has a name")
+    }
+
     /// The dimensions this noise exists in.
     pub fn dims(self) -> RangeInclusive<usize> {
         match self {
@@ -457,6 +465,7 @@ mod tests {
         for n in NoiseName::ALL {
             if let Some(k) = n.family() {
                 assert_eq!(NoiseKind::from_name(n.name()), Ok(k));
+                assert_eq!(NoiseName::of_kind(k), n);
             }
         }
         assert_eq!(

@@ -5,15 +5,14 @@ use std::ops::RangeInclusive;
 
 use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
-use surflet::{FractalDesc, NoiseKind};
+use surflet::FractalDesc;
 
 use crate::CliError;
 use crate::eval::{Eval, Evaluator, FamilyOptions};
 use crate::look::Look;
 use crate::names::{self, Extra, NoiseName, Precision, Variant};
-use crate::stack_args::{self, Base, Resolved, StackArgs, StagedConfig};
+use crate::stack_args::{Resolved, StackArgs, StagedConfig, kinds, one_noise};
 use crate::stack_field::{CurlField, StackField};
-use crate::units::{parse_period, parse_seed};
 
 /// The most columns any noise takes (`pnoise1234` in 4D; value, perlin and
 /// simplex in 8D).
@@ -66,11 +65,13 @@ OUTPUT
   gets each answer as soon as it has sent its line.
 
 NOISE STACKS IN SAMPLE
-  With --config or any option under \"Noise stack\", a family NAME (value,
-  perlin, simplex, simplex-value, cellular) becomes the stack's noise, and each line
-  gets the stack's value, and with --gradient its analytic derivatives, in
-  f64 or with --f32 in f32. With --config, NAME may be left out: the stack's
-  noise is then the config's, or --noise. --seed, --period and --frequency
+  -n KIND is the same as NAME KIND. With --config, --frequency or any option
+  under \"Noise stack\", a family NAME
+  ({kinds})
+  becomes the stack's noise, and each line gets the stack's value, and with
+  --gradient its analytic derivatives, in f64 or with --f32 in f32. With
+  --config, NAME may be left out: the stack's noise is then the config's.
+  --seed, --period and --frequency
   set the stack's seed, period and frequency; the input coordinates are
   world coordinates, multiplied by the frequency. A period fixes D, as for
   plain noise. The reference ports take no stack options. A config written
@@ -110,7 +111,11 @@ EXIT STATUS
 /// The names table is generated from the metadata the parser uses, so the two
 /// cannot drift apart.
 pub fn long_help() -> String {
-    format!("{DETAILS}\n{}\n{EXIT_STATUS}", names::help_table(),)
+    format!(
+        "{}\n{}\n{EXIT_STATUS}",
+        DETAILS.replace("{kinds}", &kinds()),
+        names::help_table()
+    )
 }
 
 /// What `-h` shows below the options.
@@ -182,26 +187,22 @@ impl ValueEnum for Target {
 #[command(allow_negative_numbers = true)]
 pub struct SampleArgs {
     /// The noise to evaluate, or curl2/curl3 for curl noise; optional with
-    /// --config or --expr.
+    /// -n KIND, --config or --expr.
     #[arg(
         value_name = "NAME",
         hide_possible_values = true,
-        required_unless_present_any = ["config", "expr"]
+        required_unless_present_any = ["noise", "config", "expr"]
     )]
     pub name: Option<Target>,
+
+    // Boxed so that `Command` stays small (the group is large).
+    #[command(flatten)]
+    pub stack: Box<StackArgs>,
 
     /// Also print the partial derivatives (family noises, sdnoise1234,
     /// srdnoise23).
     #[arg(long)]
     pub gradient: bool,
-
-    /// The seed [default: 0]
-    ///
-    /// The seed of a family noise or noise stack, or the Java long seed of
-    /// opensimplex2-java and opensimplex2s-java: any integer from -2^63 to
-    /// 2^64-1; -n is the seed 2^64-n [default: 0, or the config's].
-    #[arg(long, short = 's', value_name = "N", value_parser = parse_seed)]
-    pub seed: Option<u64>,
 
     /// The lattice orientation of opensimplex2-java and opensimplex2s-java
     ///
@@ -213,43 +214,9 @@ pub struct SampleArgs {
     #[arg(long, value_name = "V", hide_possible_values = true)]
     pub variant: Option<Variant>,
 
-    /// Make the noise tile, with these periods in lattice cells
-    ///
-    /// Periods in lattice cells (1..=65536), one per axis; their number
-    /// fixes D. Simplex and
-    /// simplex-value tile in 1D-3D only, with an even y period in 2D. A
-    /// noise stack tiles every period/frequency units.
-    #[arg(
-        long,
-        value_name = "P,P,...",
-        value_delimiter = ',',
-        value_parser = parse_period
-    )]
-    pub period: Option<Vec<u32>>,
-
     /// Compute a family noise in f32 (the default is f64).
     #[arg(long = "f32")]
     pub f32: bool,
-
-    /// Lattice cells per world unit [default: 1]
-    ///
-    /// A decimal or a fraction: the noise sees the input coordinates times F
-    /// (see `surflet help coordinates`) [default: 1, or the config's].
-    #[arg(
-        long,
-        value_name = "F",
-        allow_hyphen_values = true,
-        value_parser = stack_args::parse_frequency,
-        help_heading = "Noise stack"
-    )]
-    pub frequency: Option<f64>,
-
-    /// The noise kind, when NAME does not give it
-    ///
-    /// value, perlin, simplex, simplex-value or cellular, for curl2, curl3, or no NAME
-    /// with --config [default: simplex, or the config's].
-    #[arg(long, short = 'n', value_name = "KIND", value_parser = stack_args::noise_kind(), hide_possible_values = true, help_heading = "Noise stack")]
-    pub noise: Option<NoiseKind>,
 
     /// Refuse to replace an existing --save-config file (by default it is
     /// replaced, atomically).
@@ -259,10 +226,6 @@ pub struct SampleArgs {
     /// Accepted for old scripts: replacing is the default.
     #[arg(long, hide = true)]
     pub overwrite: bool,
-
-    // Boxed so that `Command` stays small (the group is large).
-    #[command(flatten)]
-    pub stack: Box<StackArgs>,
 }
 
 /// Checks the option combinations clap cannot express for a named noise:
@@ -280,41 +243,46 @@ fn check_options(
         )));
     }
     if name.family().is_none() {
-        if args.seed.is_some() && !name.is_opensimplex2() {
+        if args.stack.seed().is_some() && !name.is_opensimplex2() {
             return Err(CliError::Usage(format!(
-                "--seed applies only to the surflet family (value, perlin, simplex, \
-                 simplex-value, cellular) and to opensimplex2-java and opensimplex2s-java; {name} is a \
-                 reference port with fixed behaviour"
+                "--seed applies only to the surflet family ({}) and to opensimplex2-java and \
+                 opensimplex2s-java; {name} is a reference port with fixed behaviour",
+                kinds()
             )));
         }
-        let flag = [(args.period.is_some(), "--period"), (args.f32, "--f32")]
-            .into_iter()
-            .find_map(|(given, flag)| given.then_some(flag))
-            .or(stack_flag);
+        let flag = [
+            (args.stack.period().is_some(), "--period"),
+            (args.f32, "--f32"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+        .or(stack_flag);
         if let Some(flag) = flag {
             return Err(CliError::Usage(format!(
-                "{flag} applies only to the surflet family (value, perlin, simplex, \
-                 simplex-value, cellular); {name} is a reference port with fixed behaviour"
+                "{flag} applies only to the surflet family ({}); {name} is a reference port \
+                 with fixed behaviour",
+                kinds()
             )));
         }
     }
     if args.gradient && !name.has_gradient() {
         return Err(CliError::Usage(format!(
             "{name} has no derivatives; --gradient works with sdnoise1234, srdnoise23 \
-             and the family noises (value, perlin, simplex, simplex-value, cellular)"
+             and the family noises ({})",
+            kinds()
         )));
     }
     check_period_len(args)?;
     Ok(FamilyOptions {
-        seed: args.seed.unwrap_or(0),
-        period: args.period.clone(),
+        seed: args.stack.seed().unwrap_or(0),
+        period: args.stack.period().map(<[u32]>::to_vec),
         f32: args.f32,
         variant: args.variant,
     })
 }
 
 fn check_period_len(args: &SampleArgs) -> Result<(), CliError> {
-    match &args.period {
+    match args.stack.period() {
         Some(p) if !(1..=4).contains(&p.len()) => Err(CliError::Usage(format!(
             "--period takes 1 to 4 values (one per axis), got {}",
             p.len()
@@ -351,26 +319,13 @@ impl Job {
     /// usage errors.
     fn new(args: &SampleArgs) -> Result<Job, CliError> {
         let usage = CliError::Usage;
+        // --seed and --period apply to a plain family noise too; any other
+        // stack option makes NAME a stack's noise.
         let stack_flag = args
             .stack
-            .first_given()
-            .or(args.frequency.map(|_| "--frequency"))
-            .or(args.noise.map(|_| "--noise"))
+            .first_given(&["noise", "seed", "period"])
             .or(args.no_clobber.then_some("--no-clobber"));
         let (noise, label, curl) = match args.name {
-            Some(Target::Noise(name)) => {
-                let options = check_options(args, name, stack_flag)?;
-                let Some(kind) = name.family().filter(|_| stack_flag.is_some()) else {
-                    return Ok(Job::Named { name, options });
-                };
-                if args.noise.is_some() {
-                    return Err(usage(format!(
-                        "NAME {name} gives the noise already; --noise is for curl2, curl3, \
-                         or --config without NAME"
-                    )));
-                }
-                (Some((kind, "NAME")), name.name(), None)
-            }
             Some(t @ (Target::Curl2 | Target::Curl3)) => {
                 let dims = if t == Target::Curl2 { 2 } else { 3 };
                 if args.variant.is_some() {
@@ -387,30 +342,41 @@ impl Job {
                         t.name()
                     )));
                 }
-                (args.noise.map(|k| (k, "--noise")), t.name(), Some(dims))
+                // --noise is the potential's noise, which the stack's --noise sets.
+                (None, t.name(), Some(dims))
             }
-            None => {
-                if args.variant.is_some() {
-                    return Err(usage(
-                        "--variant applies only to opensimplex2-java and opensimplex2s-java, \
-                         not to a noise stack"
-                            .into(),
-                    ));
+            name => {
+                let name = name.map(|t| match t {
+                    Target::Noise(n) => n,
+                    Target::Curl2 | Target::Curl3 => unreachable!("matched above"),
+                });
+                let named = one_noise("NAME", name, args.stack.noise()).map_err(usage)?;
+                match named {
+                    Some((name, from)) => {
+                        let options = check_options(args, name, stack_flag)?;
+                        let Some(kind) = name.family().filter(|_| stack_flag.is_some()) else {
+                            return Ok(Job::Named { name, options });
+                        };
+                        (Some((kind, from)), name.name(), None)
+                    }
+                    None => {
+                        if args.variant.is_some() {
+                            return Err(usage(
+                                "--variant applies only to opensimplex2-java and \
+                                 opensimplex2s-java, not to a noise stack"
+                                    .into(),
+                            ));
+                        }
+                        (None, "the noise stack", None)
+                    }
                 }
-                (args.noise.map(|k| (k, "--noise")), "the noise stack", None)
             }
         };
         if args.no_clobber && args.stack.save_config.is_none() {
             return Err(usage("--no-clobber applies to --save-config".into()));
         }
         check_period_len(args)?;
-        let base = Base {
-            noise,
-            seed: args.seed,
-            frequency: args.frequency.map(|f| (f, "--frequency")),
-            period: args.period.as_deref(),
-        };
-        let mut resolved = args.stack.resolve(&base).map_err(usage)?;
+        let mut resolved = args.stack.resolve(noise).map_err(usage)?;
         Ok(match curl {
             Some(dims) => {
                 if resolved.graph.is_some() {

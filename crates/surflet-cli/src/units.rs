@@ -10,27 +10,45 @@ pub struct Size {
     pub height: u32,
 }
 
+/// Parses a size as every subcommand takes it: `N`, `WxH` or `WxHxD`
+/// (`x`, `X` or `×` between the numbers), each at least 1. What one number
+/// means (a square, or N per axis) is the subcommand's to say.
+pub fn parse_extent(s: &str) -> Result<Vec<u32>, String> {
+    let s = s.trim();
+    let parts: Vec<&str> = s.split(['x', 'X', '×']).map(str::trim).collect();
+    if parts.len() > 3 {
+        return Err(format!(
+            "{s:?} is not a size: expected N, WxH or WxHxD (like 512x256)"
+        ));
+    }
+    let names = ["width", "height", "depth"];
+    parts
+        .iter()
+        .zip(names)
+        .map(|(v, what)| match v.parse::<u64>() {
+            Ok(0) => Err(format!("the {what} must be at least 1")),
+            Ok(n) => u32::try_from(n)
+                .map_err(|_| format!("the {what} {n} is too large (at most {})", u32::MAX)),
+            Err(_) => Err(format!(
+                "{s:?} is not a size: expected N, WxH or WxHxD (like 512x256)"
+            )),
+        })
+        .collect()
+}
+
 /// Parses `WIDTHxHEIGHT` or one number for a square.
 pub fn parse_size(s: &str) -> Result<Size, String> {
-    let s = s.trim();
-    let (w, h) = match s.split_once(['x', 'X', '×']) {
-        Some((w, h)) => (w.trim(), h.trim()),
-        None => (s, s),
-    };
-    let side = |v: &str, what: &str| -> Result<u32, String> {
-        match v.parse::<u64>() {
-            Ok(0) => Err(format!("the {what} must be at least 1 pixel")),
-            Ok(n) => u32::try_from(n)
-                .map_err(|_| format!("the {what} {n} is too large (at most {} pixels)", u32::MAX)),
-            Err(_) => Err(format!(
-                "{s:?} is not a size: expected WIDTHxHEIGHT (like 512x256) or one number"
-            )),
-        }
-    };
-    Ok(Size {
-        width: side(w, "width")?,
-        height: side(h, "height")?,
-    })
+    match parse_extent(s)?[..] {
+        [side] => Ok(Size {
+            width: side,
+            height: side,
+        }),
+        [width, height] => Ok(Size { width, height }),
+        _ => Err(format!(
+            "{:?} has three sides; an image is WIDTHxHEIGHT, or one number for a square",
+            s.trim()
+        )),
+    }
 }
 
 pub use surflet::document::Ratio;
@@ -114,6 +132,11 @@ mod tests {
         );
         assert!(parse_size("axb").is_err());
         assert!(parse_size("-5x5").is_err());
+        assert!(parse_size("4x4x4").unwrap_err().contains("three"));
+        assert_eq!(parse_extent("8x4x2"), Ok(vec![8, 4, 2]));
+        assert_eq!(parse_extent("8"), Ok(vec![8]));
+        assert!(parse_extent("8x4x2x1").is_err());
+        assert!(parse_extent("8x0x2").unwrap_err().contains("height"));
     }
 
     #[test]

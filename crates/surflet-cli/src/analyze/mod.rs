@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use serde_json::json;
-use surflet::NoiseKind;
 
 use crate::CliError;
 use crate::gallery::Image;
@@ -24,8 +23,8 @@ use crate::imaging::color::{self, Mapping};
 use crate::imaging::encode::{self, Pixels, PngLayout};
 use crate::imaging::output::{self, Guarded, Staged};
 use crate::names::{NoiseName, Variant};
-use crate::stack_args::{self, StackArgs};
-use crate::units::{Ratio, parse_finite, parse_period, parse_ratio, parse_seed};
+use crate::stack_args::StackArgs;
+use crate::units::{Ratio, parse_finite, parse_ratio};
 use slice::{Plane, Slice};
 
 /// The largest --size: 2^24 samples, whose f64 values, complex spectrum
@@ -41,7 +40,8 @@ spectrum and the 2D power spectrum.
 
 NAME is any noise `surflet sample` knows except pnoise1234: a family noise
 (then the stack flags and --config apply, as in render) or a reference port,
-evaluated point by point. Without NAME the stack's noise is measured.
+evaluated point by point. -n KIND is the same as NAME KIND. Without either
+the stack's noise is measured.
 
   surflet analyze out/simplex simplex --frequency 4
   surflet analyze out/diag simplex --dims 3 --plane diagonal
@@ -141,39 +141,14 @@ pub struct AnalyzeArgs {
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
 
-    /// The noise: a name of `surflet sample` [default: the stack's noise].
+    /// The noise: a name of `surflet sample`, or -n KIND [default: the
+    /// stack's noise].
     #[arg(value_name = "NAME", hide_possible_values = true)]
     pub name: Option<NoiseName>,
 
-    /// The noise kind of the stack, when NAME is left out [default:
-    /// simplex, or the config's].
-    #[arg(long, short = 'n', value_name = "KIND", value_parser = stack_args::noise_kind(), hide_possible_values = true, conflicts_with = "name", help_heading = "Noise")]
-    pub noise: Option<NoiseKind>,
-
-    /// The seed [default: 0]
-    ///
-    /// Any integer from -2^63 to 2^64-1, for the family, a stack and the
-    /// OpenSimplex2 ports (as a Java long) [default: 0, or the config's].
-    #[arg(long, short = 's', value_name = "N", value_parser = parse_seed, help_heading = "Noise")]
-    pub seed: Option<u64>,
-
-    /// Lattice cells per world unit [default: 1]
-    ///
-    /// A decimal or a fraction: the noise sees world coordinates times F,
-    /// reference ports included [default: 1, or the config's].
-    #[arg(
-        long,
-        value_name = "F",
-        allow_hyphen_values = true,
-        value_parser = stack_args::parse_frequency,
-        help_heading = "Noise"
-    )]
-    pub frequency: Option<f64>,
-
-    /// Make a family noise tile, with these periods in lattice cells (one
-    /// per axis; their number sets D).
-    #[arg(long, value_name = "P,P,...", value_delimiter = ',', value_parser = parse_period, hide_short_help = true, help_heading = "Noise")]
-    pub period: Option<Vec<u32>>,
+    // Boxed so that `Command` stays small (the group is large).
+    #[command(flatten)]
+    pub stack: Box<StackArgs>,
 
     /// The lattice orientation of opensimplex2-java and opensimplex2s-java
     /// (see `surflet sample --help`).
@@ -186,8 +161,9 @@ pub struct AnalyzeArgs {
     )]
     pub variant: Option<Variant>,
 
-    /// Side of the square slice in samples, 16 to 4096 [default: 512].
-    #[arg(long, value_name = "N", value_parser = parse_side, help_heading = "Slice")]
+    /// Side of the square slice in samples, 16 to 4096, as N or NxN
+    /// [default: 512].
+    #[arg(long, value_name = "N|NxN", value_parser = parse_side, help_heading = "Slice")]
     pub size: Option<u32>,
 
     /// World units per sample [default: 1/4]
@@ -241,18 +217,27 @@ pub struct AnalyzeArgs {
     /// Refuse to replace the files of an earlier analysis in DIR.
     #[arg(long, hide_short_help = true)]
     pub no_clobber: bool,
-
-    #[command(flatten)]
-    pub stack: Box<StackArgs>,
 }
 
 fn parse_side(s: &str) -> Result<u32, String> {
-    match s.trim().parse::<u64>() {
-        Ok(n) if (16..=u64::from(MAX_SIZE)).contains(&n) => Ok(n as u32),
-        Ok(n) => Err(format!(
+    let sides = crate::units::parse_extent(s)
+        .map_err(|e| format!("{e}; the slice is 16 to {MAX_SIZE} samples a side"))?;
+    let n = match sides[..] {
+        [n] => n,
+        [w, h] if w == h => w,
+        _ => {
+            return Err(format!(
+                "the slice is square: give N or NxN, not {:?}",
+                s.trim()
+            ));
+        }
+    };
+    if (16..=MAX_SIZE).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
             "the slice is 16 to {MAX_SIZE} samples a side, not {n}"
-        )),
-        Err(_) => Err(format!("{:?} is not a whole number", s.trim())),
+        ))
     }
 }
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::{AnalyzeArgs, PlaneName};
 use crate::eval::{self, FamilyOptions};
 use crate::names::{Extra, NoiseName, Variant};
-use crate::stack_args::{Base, Resolved};
+use crate::stack_args::{Resolved, one_noise};
 use crate::stack_field::StackField;
 use crate::units::{Ratio, short};
 
@@ -73,8 +73,9 @@ impl Slice {
             return Err("--save-config does not apply to analyze".into());
         }
         let origin_len = args.origin.as_ref().map_or(0, Vec::len);
-        let (job, dims, frequency, view) = match args.name {
-            Some(name) if name.family().is_none() => {
+        let name = one_noise("NAME", args.name, args.stack.noise())?;
+        let (job, dims, frequency, view) = match name {
+            Some((name, _)) if name.family().is_none() => {
                 let (job, dims, frequency) = reference(args, name, origin_len)?;
                 (job, dims, frequency, Default::default())
             }
@@ -84,16 +85,8 @@ impl Slice {
                         "--variant applies only to opensimplex2-java and opensimplex2s-java".into(),
                     );
                 }
-                let base = Base {
-                    noise: name
-                        .and_then(NoiseName::family)
-                        .map(|k| (k, "NAME"))
-                        .or(args.noise.map(|k| (k, "--noise"))),
-                    seed: args.seed,
-                    frequency: args.frequency.map(|f| (f, "--frequency")),
-                    period: args.period.as_deref(),
-                };
-                let resolved = args.stack.resolve(&base)?;
+                let noise = name.and_then(|(n, from)| Some((n.family()?, from)));
+                let resolved = args.stack.resolve(noise)?;
                 let view = resolved.doc.clone().unwrap_or_default().view;
                 let period_len = resolved.stack.period.as_ref().map_or(0, Vec::len);
                 let needed = [
@@ -336,13 +329,14 @@ fn reference(
              variants"
         ));
     }
+    let stack = &args.stack;
     let flag = [
-        (args.seed.is_some() && !os2, "--seed"),
-        (args.period.is_some(), "--period"),
+        (stack.seed().is_some() && !os2, "--seed"),
+        (stack.period().is_some(), "--period"),
     ]
     .into_iter()
     .find_map(|(given, flag)| given.then_some(flag))
-    .or(args.stack.first_given());
+    .or(stack.first_given(&["noise", "seed", "frequency", "period"]));
     if let Some(flag) = flag {
         return Err(format!(
             "{flag} applies only to the surflet family and its stacks; {name} is a reference \
@@ -372,14 +366,14 @@ fn reference(
             }
         ));
     }
-    let frequency = args.frequency.unwrap_or(1.0);
+    let frequency = args.stack.frequency().unwrap_or(1.0);
     if !(frequency.is_finite() && frequency > 0.0) {
         return Err(format!(
             "--frequency must be positive and finite, got {frequency}"
         ));
     }
     let options = FamilyOptions {
-        seed: args.seed.unwrap_or(0),
+        seed: args.stack.seed().unwrap_or(0),
         variant: args.variant,
         ..FamilyOptions::default()
     };

@@ -4,12 +4,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use surflet::NoiseKind;
 
 use crate::imaging::color::{NormalFormat, Ramp};
 use crate::imaging::encode::Format;
-use crate::stack_args::{self, StackArgs};
-use crate::units::{Ratio, Size, parse_finite, parse_period, parse_ratio, parse_seed, parse_size};
+use crate::stack_args::StackArgs;
+use crate::units::{Ratio, Size, parse_finite, parse_ratio, parse_size};
 
 pub use surflet::document::{PixelMode as Mode, TimeAxis};
 
@@ -89,51 +88,14 @@ pub struct RenderArgs {
     #[arg(long, short = 'q', hide_short_help = true)]
     pub quiet: bool,
 
-    /// The noise kind [default: simplex]
-    ///
-    /// value, perlin, simplex, simplex-value or cellular [default: simplex, or the
-    /// config's].
-    #[arg(long, short = 'n', value_name = "KIND", value_parser = stack_args::noise_kind(), hide_possible_values = true, help_heading = "Noise")]
-    pub noise: Option<NoiseKind>,
-
-    /// The seed [default: 0]
-    ///
-    /// Any integer from -2^63 to 2^64-1; -n is the seed 2^64-n (see `surflet
-    /// help stacks`) [default: 0, or the config's].
-    #[arg(long, short = 's', value_name = "N", value_parser = parse_seed, help_heading = "Noise")]
-    pub seed: Option<u64>,
-
-    /// Lattice cells per world unit [default: 1]
-    ///
-    /// A decimal or a fraction: the noise sees world coordinates times F
-    /// (see `surflet help coordinates`) [default: 1, or the config's].
-    #[arg(
-        long,
-        value_name = "F",
-        allow_hyphen_values = true,
-        value_parser = stack_args::parse_frequency,
-        help_heading = "Noise"
-    )]
-    pub frequency: Option<f64>,
-
-    /// Make the noise tile, with these periods in lattice cells
-    ///
-    /// Periods in lattice cells (1..=65536); unless --scale is given one
-    /// period then spans the image, which tiles seamlessly.
-    #[arg(
-        long,
-        value_name = "PX,PY[,PZ[,PW]]",
-        value_delimiter = ',',
-        value_parser = parse_period,
-        help_heading = "Noise"
-    )]
-    pub period: Option<Vec<u32>>,
+    #[command(flatten)]
+    pub stack: StackArgs,
 
     /// Image size in pixels [default: 512x512]
     ///
-    /// WIDTHxHEIGHT or one number for a square [default: 512x512, or the
+    /// WIDTHxHEIGHT, or one number N for N x N [default: 512x512, or the
     /// config's].
-    #[arg(long, value_name = "WxH", allow_hyphen_values = true, value_parser = parse_size, help_heading = "View")]
+    #[arg(long, value_name = "N|WxH", allow_hyphen_values = true, value_parser = parse_size, help_heading = "View")]
     pub size: Option<Size>,
 
     /// Show the config's region of the plane at the new --size: the pixel
@@ -284,7 +246,4 @@ pub struct RenderArgs {
     /// Frames per second of APNG and GIF animations [default: 25].
     #[arg(long, value_name = "FPS", value_parser = parse_fps, hide_short_help = true, help_heading = "Animation")]
     pub fps: Option<f64>,
-
-    #[command(flatten)]
-    pub stack: StackArgs,
 }

@@ -15,7 +15,7 @@ use super::args::{Mode, RenderArgs, TimeAxis};
 use crate::imaging::color::{Mapping, NormalEncoder, NormalFormat, Ramp};
 use crate::imaging::encode::{Format, Timing};
 use crate::look::{Animation, Look, PixelSpec, RangeSpec, View};
-use crate::stack_args::{Base, Resolved};
+use crate::stack_args::Resolved;
 use crate::stack_field::StackField;
 use crate::units::{Ratio, Size, short};
 
@@ -118,13 +118,7 @@ impl Plan {
     /// Validates the options and the config; every error is a usage error.
     pub fn new(args: &RenderArgs) -> Result<Plan, String> {
         let format = format_of(args)?;
-        let base = Base {
-            noise: args.noise.map(|n| (n, "--noise")),
-            seed: args.seed,
-            frequency: args.frequency.map(|f| (f, "--frequency")),
-            period: args.period.as_deref(),
-        };
-        let r = args.stack.resolve(&base)?;
+        let r = args.stack.resolve(None)?;
         if let Some(path) = &args.stack.save_config
             && *path == args.output
         {

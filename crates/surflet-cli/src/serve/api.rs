@@ -20,10 +20,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use surflet::{
-    Cellular, CellularDistance, CellularReturn, FractalDesc, FractalKind, Graph, NoiseKind, Stack,
-    WarpDesc, WarpKind,
-};
+use surflet::{Graph, NoiseKind};
 use tokio::sync::Semaphore;
 
 use super::export;
@@ -31,7 +28,7 @@ use super::limits::{Limits, Refusal};
 use crate::analyze::spectrum;
 use crate::look::Look;
 use crate::render::{self, MemoryError, RenderArgs};
-use crate::stack_args::{Base, StackArgs};
+use crate::stack_args::{self, StackArgs};
 use crate::stack_field::StackField;
 use crate::units::Size;
 
@@ -142,7 +139,6 @@ async fn host_check(State(shared): State<Shared>, request: Request, next: Next) 
 
 /// `GET /api/noises`: everything the page builds its controls from.
 async fn noises(State(shared): State<Shared>) -> Response {
-    let names = |v: &[&str]| v.iter().map(|s| json!(s)).collect::<Vec<_>>();
     let noises: Vec<Value> = NoiseKind::ALL
         .iter()
         .map(|k| {
@@ -150,57 +146,14 @@ async fn noises(State(shared): State<Shared>) -> Response {
             json!({"name": k.name(), "periodic_dims": k.periodic_dims()})
         })
         .collect();
-    let max_octaves = shared.limits.max_octaves;
-    // The defaults are the library's, so the page starts where a config
-    // without the key would.
-    let (stack, fractal, warp) = (
-        Stack::default(),
-        FractalDesc::default(),
-        WarpDesc::default(),
-    );
-    let cellular = Cellular::DEFAULT;
-    // `path` is where the value goes in the config document; `when` says
-    // which choices make the parameter apply.
-    let parameters = json!([
-        {"path": "noise", "group": "noise", "label": "noise", "type": "choice",
-         "choices": names(&NoiseKind::ALL.map(NoiseKind::name)), "default": stack.noise.name()},
-        {"path": "seed", "group": "noise", "label": "seed", "type": "int",
-         "default": stack.seed, "min": 0, "max": 9_007_199_254_740_991_u64},
-        {"path": "frequency", "group": "noise", "label": "frequency", "type": "number",
-         "default": stack.frequency, "min": 0.0625, "max": 16.0, "log": true},
-        {"path": "distance", "group": "noise", "label": "distance", "type": "choice",
-         "choices": names(&CellularDistance::ALL.map(CellularDistance::name)),
-         "default": cellular.distance.name(), "when": {"noise": ["cellular"]}},
-        {"path": "return", "group": "noise", "label": "return", "type": "choice",
-         "choices": names(&CellularReturn::ALL.map(CellularReturn::name)),
-         "default": cellular.ret.name(), "when": {"noise": ["cellular"]}},
-        {"path": "jitter", "group": "noise", "label": "jitter", "type": "number",
-         "default": cellular.jitter(), "min": 0.0, "max": 1.0, "when": {"noise": ["cellular"]}},
-        {"path": "period", "group": "noise", "label": "period (cells, x and y)",
-         "type": "period", "default": null, "min": 1, "max": surflet::MAX_PERIOD},
-        {"path": "fractal.kind", "group": "fractal", "label": "fractal", "type": "choice",
-         "choices": names(&FractalKind::ALL.map(FractalKind::name)), "default": fractal.kind.name()},
-        {"path": "fractal.octaves", "group": "fractal", "label": "octaves", "type": "int",
-         "default": fractal.octaves, "min": 1, "max": max_octaves},
-        {"path": "fractal.lacunarity", "group": "fractal", "label": "lacunarity",
-         "type": "number", "default": fractal.lacunarity, "min": 1.0, "max": 4.0},
-        {"path": "fractal.gain", "group": "fractal", "label": "gain", "type": "number",
-         "default": fractal.gain, "min": 0.0, "max": 1.0},
-        {"path": "fractal.offset", "group": "fractal", "label": "offset", "type": "number",
-         "default": FractalKind::Ridged.default_offset(), "min": 0.0, "max": 2.0,
-         "when": {"fractal.kind": ["ridged", "hybrid"]}},
-        {"path": "fractal.weight", "group": "fractal", "label": "weight", "type": "number",
-         "default": FractalKind::Ridged.default_weight(), "min": 0.0, "max": 4.0,
-         "when": {"fractal.kind": ["ridged"]}},
-        {"path": "warp.kind", "group": "warp", "label": "warp", "type": "choice",
-         "choices": names(&WarpKind::ALL.map(WarpKind::name)), "default": warp.kind.name()},
-        {"path": "warp.amplitude", "group": "warp", "label": "warp amplitude",
-         "type": "number", "default": warp.amplitude, "min": 0.0, "max": 4.0},
-        {"path": "warp.frequency", "group": "warp", "label": "warp frequency",
-         "type": "number", "default": 1.0, "min": 0.0625, "max": 16.0, "log": true},
-        {"path": "warp.seed", "group": "warp", "label": "warp seed", "type": "int",
-         "default": 1, "min": 0, "max": 9_007_199_254_740_991_u64},
-    ]);
+    // The controls come from the stack flags' table, so the page offers
+    // what the command line does; octaves stop at this server's limit.
+    let mut parameters = stack_args::catalogue();
+    for p in &mut parameters {
+        if p["path"] == "fractal.octaves" {
+            p["max"] = json!(shared.limits.max_octaves);
+        }
+    }
     axum::Json(json!({
         "noises": noises,
         "parameters": parameters,
@@ -441,7 +394,7 @@ async fn sample(State(shared): State<Shared>, bytes: Bytes) -> Response {
         };
         let gradient = d.body.gradient;
         compute(&shared, move |stop| {
-            let r = args.resolve(&Base::default()).map_err(MemoryError::Usage)?;
+            let r = args.resolve(None).map_err(MemoryError::Usage)?;
             let field = StackField::resolved(&r, dims).map_err(MemoryError::Usage)?;
             let mut values = Vec::with_capacity(points.len());
             let mut gradients = Vec::new();

@@ -7,12 +7,12 @@
 //! then renders the same pixels.
 
 use serde_json::{Value, json};
-use surflet::{FractalDesc, Graph, Stack, WarpDesc};
+use surflet::Graph;
 
 use crate::imaging::color::NormalFormat;
 use crate::look::{Look, RangeSpec};
 use crate::render::{self, Mode};
-use crate::units::Ratio;
+use crate::stack_args;
 
 /// What `POST /api/export` answers.
 pub fn all(look: &Look) -> Result<Value, String> {
@@ -69,98 +69,16 @@ fn quote(s: &str) -> String {
     }
 }
 
-/// A ratio as `--scale` takes it, kept a fraction where it is one.
-fn ratio(r: Ratio) -> String {
-    if r.den == 1.0 {
-        r.num.to_string()
-    } else {
-        crate::look::ratio_text(r)
-    }
-}
-
-/// `--PREFIXfractal KIND --PREFIXoctaves N`, and the lacunarity and gain
-/// where they differ from the default: the flags the stack's fractal and
-/// its warp's share.
-fn fractal_flags(a: &mut Vec<String>, prefix: &str, f: &FractalDesc) {
-    let d = FractalDesc::default();
-    flag(a, &format!("--{prefix}fractal"), f.kind.name().to_string());
-    flag(a, &format!("--{prefix}octaves"), f.octaves.to_string());
-    if f.lacunarity != d.lacunarity {
-        flag(
-            a,
-            &format!("--{prefix}lacunarity"),
-            f.lacunarity.to_string(),
-        );
-    }
-    if f.gain != d.gain {
-        flag(a, &format!("--{prefix}gain"), f.gain.to_string());
-    }
-}
-
 /// The flags for `look` (without OUTPUT).
 fn arguments(look: &Look) -> Result<Vec<String>, String> {
     let mut a: Vec<String> = Vec::new();
     if let Some(g) = &look.graph {
         flag(&mut a, "--expr", g.to_expr().map_err(|e| e.to_string())?);
     } else {
-        let s = &look.stack;
-        flag(&mut a, "--noise", s.noise.name().to_string());
-        flag(&mut a, "--seed", s.seed.to_string());
-        if s.frequency != Stack::default().frequency {
-            flag(&mut a, "--frequency", s.frequency.to_string());
-        }
-        if let Some(p) = &s.period {
-            flag(
-                &mut a,
-                "--period",
-                p.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
-            );
-        }
-        if let Some(d) = s.distance {
-            flag(&mut a, "--distance", d.name().to_string());
-        }
-        if let Some(r) = s.ret {
-            flag(&mut a, "--return", r.name().to_string());
-        }
-        if let Some(j) = s.jitter {
-            flag(&mut a, "--jitter", j.to_string());
-        }
-        if let Some(f) = &s.fractal {
-            fractal_flags(&mut a, "", f);
-            if f.amplitude != FractalDesc::default().amplitude {
-                flag(&mut a, "--amplitude", f.amplitude.to_string());
-            }
-            if !f.normalize {
-                a.push("--no-normalize".into());
-            }
-            if let Some(o) = f.offset {
-                flag(&mut a, "--offset", o.to_string());
-            }
-            if let Some(w) = f.weight {
-                flag(&mut a, "--weight", w.to_string());
-            }
-        }
         // The warp fractal's amplitude, offset, weight and normalisation
         // have no flags: a config that sets them gets no command (the check
         // in `command` finds the difference).
-        if let Some(w) = &s.warp {
-            flag(&mut a, "--warp", w.kind.name().to_string());
-            if w.amplitude != WarpDesc::default().amplitude {
-                flag(&mut a, "--warp-amplitude", w.amplitude.to_string());
-            }
-            if let Some(f) = w.frequency {
-                flag(&mut a, "--warp-frequency", f.to_string());
-            }
-            if let Some(n) = w.noise {
-                flag(&mut a, "--warp-noise", n.name().to_string());
-            }
-            if let Some(seed) = w.seed {
-                flag(&mut a, "--warp-seed", seed.to_string());
-            }
-            if let Some(f) = &w.fractal {
-                fractal_flags(&mut a, "warp-", f);
-            }
-        }
+        a.extend(stack_args::command_line(&look.stack));
     }
     let v = &look.view;
     if let Some([w, h]) = v.size {
@@ -172,7 +90,7 @@ fn arguments(look: &Look) -> Result<Vec<String>, String> {
         flag(&mut a, "--origin", format!("{x},{y}"));
     }
     if let Some([sx, sy]) = v.scale {
-        flag(&mut a, "--scale", format!("{},{}", ratio(sx), ratio(sy)));
+        flag(&mut a, "--scale", format!("{sx},{sy}"));
     }
     if let Some(d) = v.dims
         && d != 2

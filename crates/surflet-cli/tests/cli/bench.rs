@@ -115,7 +115,7 @@ fn bad_requests_are_usage_errors() {
     assert!(err.contains("nosuch"), "{err}");
     let (_, err) = fails(&["bench", "simplex", "--seconds", "-1"], "", 2);
     assert!(err.contains("seconds"), "{err}");
-    let (_, err) = fails(&["bench", "simplex", "--spacing", "-0.5"], "", 2);
+    let (_, err) = fails(&["bench", "simplex", "--scale", "-0.5"], "", 2);
     assert!(err.contains("positive"), "{err}");
     assert!(!err.contains("tip"), "{err}");
 }

@@ -17,3 +17,4 @@ mod render;
 mod sample;
 mod serve;
 mod stack;
+mod vocabulary;

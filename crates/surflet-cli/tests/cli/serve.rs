@@ -15,14 +15,14 @@ use surflet::{Field, Graph, NoiseKind};
 use tempfile::TempDir;
 
 /// A running `surflet serve`, stopped when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
     url: String,
     port: u16,
 }
 
 impl Server {
-    fn start(args: &[&str]) -> Server {
+    pub(crate) fn start(args: &[&str]) -> Server {
         let mut child = Command::new(BIN)
             .args(["serve", "--port", "0"])
             .args(args)
@@ -87,7 +87,7 @@ impl Server {
         (s, b)
     }
 
-    fn json(&self, path: &str, body: &Value) -> Value {
+    pub(crate) fn json(&self, path: &str, body: &Value) -> Value {
         let (status, b) = self.post(path, body);
         let v: Value = serde_json::from_slice(&b).unwrap();
         assert_eq!(status, 200, "{path}: {v}");
@@ -286,7 +286,7 @@ fn a_config_no_flag_can_say_gets_no_command() {
     assert!(e["toml"].as_str().unwrap().contains("offset = 0.5"), "{e}");
 }
 
-fn shell_words(command: &str) -> Vec<String> {
+pub(crate) fn shell_words(command: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut chars = command.chars();
