@@ -225,6 +225,7 @@ mod named {
 }
 
 /// A ratio as `NUM/DEN`, as configs write a fraction and `--scale` reads it.
+#[cfg(feature = "serve")]
 pub fn ratio_text(r: Ratio) -> String {
     ratio_format::text(r)
 }
