@@ -1,8 +1,8 @@
 //! The subcommands a build leaves out. `serve` needs the `serve` feature,
-//! `analyze` and `gallery` the `plots` feature (their dependencies are most
-//! of a first build; docs/BUILD.md); a build without them still accepts the
-//! subcommand, whatever follows it, and says how to get a build that has it,
-//! rather than calling it unknown.
+//! `analyze` and `gallery` the `plots` feature (their dependencies are 50
+//! of a first build's 144 crates; docs/BUILD.md); a build without them
+//! still accepts the subcommand, whatever follows it, and says how to get a
+//! build that has it, rather than calling it unknown.
 
 use std::ffi::OsString;
 

@@ -15,6 +15,7 @@ mod progress;
 
 pub use args::{Mode, RenderArgs, TimeAxis};
 
+#[cfg(feature = "serve")]
 use crate::look::Look;
 
 use crate::CliError;
