@@ -22,6 +22,7 @@ trait Erased: Send + Sync {
         out: &mut [f64],
         gradient: Option<[&mut [f64]; 4]>,
     ) -> Result<(), Error>;
+    #[cfg(feature = "serve")]
     fn fill_points(&self, coords: [&[f64]; 4], out: &mut [f64]) -> Result<(), Error>;
 }
 
@@ -81,6 +82,7 @@ impl<T: Field<D>, const D: usize> Erased for Dim<T, D> {
         Ok(())
     }
 
+    #[cfg(feature = "serve")]
     fn fill_points(&self, coords: [&[f64]; 4], out: &mut [f64]) -> Result<(), Error> {
         if D > 4 {
             return Err(too_many(D));
@@ -138,6 +140,7 @@ impl AnyField {
 
     /// Point-array evaluation in `f64`: the value at `(coords[0][i],
     /// coords[1][i], ...)` to `out[i]`; only the first `D` lists are read.
+    #[cfg(feature = "serve")]
     pub fn fill_points(&self, coords: [&[f64]; 4], out: &mut [f64]) -> Result<(), Error> {
         self.0.fill_points(coords, out)
     }

@@ -5,10 +5,16 @@
 //! subcommand lives in its own module with a clap `Args` struct and a `run`
 //! function returning [`CliError`]; [`main`] maps errors to exit codes.
 
+// `absent` stands in for the subcommands a build leaves out (see the
+// features in Cargo.toml); its tests run in every build.
+#[cfg(any(test, not(all(feature = "serve", feature = "plots"))))]
+mod absent;
+#[cfg(feature = "plots")]
 mod analyze;
 mod any_field;
 mod bench;
 mod eval;
+#[cfg(feature = "plots")]
 mod gallery;
 mod help;
 mod imaging;
@@ -17,6 +23,7 @@ mod names;
 mod render;
 mod sample;
 mod sampled;
+#[cfg(feature = "serve")]
 mod serve;
 mod stack_args;
 mod stack_field;
@@ -75,20 +82,35 @@ enum Command {
     Render(Box<render::RenderArgs>),
     /// Reproduce the figures of the seed documents into a directory, with
     /// an index.html.
+    #[cfg(feature = "plots")]
     #[command(long_about = gallery::LONG_ABOUT, after_long_help = gallery::DETAILS)]
     Gallery(gallery::GalleryArgs),
+    /// Reproduce the figures of the seed documents (not in this build: it
+    /// needs the `plots` feature).
+    #[cfg(not(feature = "plots"))]
+    Gallery(absent::AbsentArgs),
     /// Measure how fast this machine evaluates a noise or stack
     /// (Msamples/s).
     #[command(long_about = bench::LONG_ABOUT)]
     Bench(bench::BenchArgs),
     /// Measure a noise or stack on a 2D slice: statistics, histogram,
     /// power spectrum and anisotropy, into a directory.
+    #[cfg(feature = "plots")]
     #[command(long_about = analyze::LONG_ABOUT, after_long_help = analyze::DETAILS)]
     Analyze(analyze::AnalyzeArgs),
+    /// Measure a noise or stack on a 2D slice (not in this build: it needs
+    /// the `plots` feature).
+    #[cfg(not(feature = "plots"))]
+    Analyze(absent::AbsentArgs),
     /// Start a noise explorer in the browser: a local web server with a
     /// page and a JSON API.
+    #[cfg(feature = "serve")]
     #[command(long_about = serve::LONG_ABOUT, after_long_help = serve::DETAILS)]
     Serve(serve::ServeArgs),
+    /// Start a noise explorer in the browser (not in this build: it needs
+    /// the `serve` feature).
+    #[cfg(not(feature = "serve"))]
+    Serve(absent::AbsentArgs),
     /// Explain a topic (coordinates, stacks, graphs, config) or a
     /// subcommand.
     Help(help::HelpArgs),
@@ -173,10 +195,19 @@ pub fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Sample(args) => sample::run(args, io::stdin().lock(), io::stdout().lock()),
         Command::Render(args) => render::run(args),
+        #[cfg(feature = "plots")]
         Command::Gallery(args) => gallery::run(args),
+        #[cfg(not(feature = "plots"))]
+        Command::Gallery(_) => Err(absent::absent("gallery", "plots")),
         Command::Bench(args) => bench::run(args, io::stdout().lock()),
+        #[cfg(feature = "plots")]
         Command::Analyze(args) => analyze::run(args),
+        #[cfg(not(feature = "plots"))]
+        Command::Analyze(_) => Err(absent::absent("analyze", "plots")),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args),
+        #[cfg(not(feature = "serve"))]
+        Command::Serve(_) => Err(absent::absent("serve", "serve")),
         Command::Help(args) => run_help(args),
     };
     let (code, message, hint) = match result {
@@ -218,16 +249,18 @@ pub fn main() -> ExitCode {
 /// The command line's definition, with the parts of the help that are
 /// generated from the noise metadata attached.
 fn command() -> clap::Command {
-    Cli::command()
+    let command = Cli::command()
         .mut_subcommand("sample", |c| {
             c.after_help(sample::short_help())
                 .after_long_help(sample::long_help())
         })
         // analyze and bench write measurements, not a look; the flag is
         // refused there, so their help should not offer it.
-        .mut_subcommand("analyze", |c| c.mut_arg("save_config", |a| a.hide(true)))
         .mut_subcommand("bench", |c| c.mut_arg("save_config", |a| a.hide(true)))
-        .after_long_help(format!("{}\n{EXIT_HELP}", help::topic_list()))
+        .after_long_help(format!("{}\n{EXIT_HELP}", help::topic_list()));
+    #[cfg(feature = "plots")]
+    let command = command.mut_subcommand("analyze", |c| c.mut_arg("save_config", |a| a.hide(true)));
+    command
 }
 
 /// Runs `surflet help [TOPIC]`.
@@ -288,6 +321,7 @@ pub fn sample_bytes(args: &[&str], input: &[u8]) -> Result<Vec<u8>, CliError> {
 
 /// Parses `surflet render` options (without the program name and the
 /// subcommand) exactly as the binary does.
+#[cfg(feature = "serve")]
 pub(crate) fn parse_render(args: &[&str]) -> Result<render::RenderArgs, String> {
     let argv = ["surflet", "render"].iter().chain(args);
     match Cli::try_parse_from(argv)

@@ -3,25 +3,25 @@
 //! write `summary.json` and plots into DIR.
 //!
 //! The slice is laid over the plane as render lays pixels ([`slice`]), the
-//! measurements are pure functions of the values ([`spectrum`]), and the
-//! files are staged beside their targets and renamed into place together
-//! at the end, as the gallery's are.
+//! measurements are pure functions of the values
+//! ([`crate::imaging::spectrum`]), and the files are staged beside their
+//! targets and renamed into place together at the end
+//! ([`crate::imaging::staged::StagedFiles`], as the gallery's are).
 
 mod slice;
-pub(crate) mod spectrum;
 
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
 use crate::CliError;
-use crate::gallery::Image;
-use crate::gallery::plot::{PALETTE, Plot, Series};
 use crate::imaging::color::{self, Mapping};
-use crate::imaging::encode::{self, Pixels, PngLayout};
-use crate::imaging::output::{self, Guarded, Staged};
+use crate::imaging::image::Image;
+use crate::imaging::output;
+use crate::imaging::plot::{PALETTE, Plot, Series};
+use crate::imaging::spectrum;
+use crate::imaging::staged::StagedFiles;
 use crate::names::{NoiseName, Variant};
 use crate::stack_args::StackArgs;
 use crate::units::{Ratio, parse_finite, parse_ratio};
@@ -312,10 +312,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         "variant": slice.variant().map(Variant::name),
     });
 
-    let mut w = Writer {
-        dir: args.dir.clone(),
-        staged: Vec::new(),
-    };
+    let mut w = StagedFiles::new(&args.dir, &FILES);
     let fail = |e: String| CliError::Runtime(e);
     w.png("slice.png", &slice_image(&values, n, &m))?;
     let plot_size = (960, 600);
@@ -329,14 +326,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         "spectrum.png",
         &spectrum_plot(&slice, &a).png(plot_size).map_err(fail)?,
     )?;
-    w.png("spectrum2d.png", &spectrum_image(&power, n))?;
+    w.png("spectrum2d.png", &spectrum::power_spectrum_image(&power, n))?;
     let mut text = serde_json::to_string_pretty(&summary)
         .map_err(|e| CliError::Runtime(format!("writing summary.json: {e}")))?;
     text.push('\n');
-    w.stage("summary.json", |out| out.write_all(text.as_bytes()))?;
-    if output::interrupted() {
-        return Err(CliError::Interrupted);
-    }
+    w.text("summary.json", &text)?;
     w.commit(!args.no_clobber)
 }
 
@@ -386,73 +380,6 @@ fn prepare(dir: &Path, overwrite: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes files as temporary files in DIR and renames them all into place
-/// at the end; dropped before that, it leaves nothing.
-struct Writer {
-    dir: PathBuf,
-    staged: Vec<Staged>,
-}
-
-impl Writer {
-    fn stage(
-        &mut self,
-        name: &'static str,
-        write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-    ) -> Result<(), CliError> {
-        debug_assert!(FILES.contains(&name), "{name} is missing from FILES");
-        if output::interrupted() {
-            return Err(CliError::Interrupted);
-        }
-        let target = self.dir.join(name);
-        let staged = Staged::new(&target).map_err(CliError::Runtime)?;
-        let mut w = BufWriter::with_capacity(1 << 20, Guarded(staged.file()));
-        let result = write(&mut w).and_then(|()| w.flush());
-        drop(w);
-        match result {
-            Ok(()) => {}
-            Err(_) if output::interrupted() => return Err(CliError::Interrupted),
-            Err(e) => {
-                return Err(CliError::Runtime(format!(
-                    "writing {}: {e}",
-                    target.display()
-                )));
-            }
-        }
-        self.staged.push(staged);
-        Ok(())
-    }
-
-    fn png(&mut self, name: &'static str, image: &Image) -> Result<(), CliError> {
-        self.stage(name, |w| {
-            let layout = PngLayout {
-                rgb: image.rgb,
-                sixteen: false,
-            };
-            let mut sink = encode::png_with(
-                w,
-                image.width,
-                image.height,
-                layout,
-                None,
-                png::Compression::Balanced,
-            )?;
-            sink.frame(if image.rgb {
-                Pixels::Rgb8(&image.data)
-            } else {
-                Pixels::Gray8(&image.data)
-            })?;
-            sink.finish()
-        })
-    }
-
-    fn commit(self, overwrite: bool) -> Result<(), CliError> {
-        for staged in self.staged {
-            staged.commit(overwrite).map_err(CliError::Runtime)?;
-        }
-        Ok(())
-    }
-}
-
 /// The slice as grey, its minimum black and maximum white.
 fn slice_image(values: &[f64], n: usize, m: &spectrum::Moments) -> Image {
     let map = Mapping::measured(m.min, m.max);
@@ -464,69 +391,6 @@ fn slice_image(values: &[f64], n: usize, m: &spectrum::Moments) -> Image {
             .iter()
             .map(|&v| color::quantise8(map.apply(v)))
             .collect(),
-    }
-}
-
-/// Decades of power spectrum2d.png shows below its largest non-DC bin.
-const DECADES: f64 = 6.0;
-
-/// The 2D power spectrum as grey, log10 power over [max - 6, max], with
-/// the DC bin moved to pixel (n/2, n/2).
-/// The power spectrum of `value` sampled on an `n`×`n` panel `f` lattice
-/// units across (pixel `(i, j)` at `(i·f/n, j·f/n)`, as the gallery's
-/// panels), and its anisotropy index: what `analyze` measures, for the
-/// gallery's spectra figure.
-pub(crate) fn spectrum_of(
-    n: usize,
-    f: f64,
-    value: impl Fn(f64, f64) -> f64 + Sync,
-) -> (Vec<f64>, f64) {
-    use rayon::prelude::*;
-    let coord = |i: usize| (i as f64 * f) / n as f64;
-    let values: Vec<f64> = (0..n * n)
-        .into_par_iter()
-        .map(|k| value(coord(k % n), coord(k / n)))
-        .collect();
-    let m = spectrum::moments(&values);
-    let power = spectrum::power_spectrum(&values, n, m.mean);
-    let step = f / n as f64;
-    let a = spectrum::analyse(&power, n, step, step);
-    (power, a.anisotropy)
-}
-
-/// The 2D power spectrum as `analyze` draws it (`spectrum2d.png`).
-pub(crate) fn power_spectrum_image(p: &[f64], n: usize) -> Image {
-    spectrum_image(p, n)
-}
-
-fn spectrum_image(p: &[f64], n: usize) -> Image {
-    let top = p
-        .iter()
-        .skip(1)
-        .fold(f64::MIN_POSITIVE, |a, &b| a.max(b))
-        .log10();
-    let map = Mapping {
-        lo: top - DECADES,
-        hi: top,
-    };
-    let mut data = vec![0u8; n * n];
-    for (j, row) in data.chunks_exact_mut(n).enumerate() {
-        let l = (j + n - n / 2) % n;
-        for (i, px) in row.iter_mut().enumerate() {
-            let k = (i + n - n / 2) % n;
-            let q = p[l * n + k];
-            *px = if q > 0.0 {
-                color::quantise8(map.apply(q.log10()))
-            } else {
-                0
-            };
-        }
-    }
-    Image {
-        width: n as u32,
-        height: n as u32,
-        rgb: false,
-        data,
     }
 }
 

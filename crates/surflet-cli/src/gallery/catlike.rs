@@ -8,7 +8,7 @@ pub(super) const VALUE_FREQUENCIES: [f64; 3] = [2.0, 4.0, 8.0];
 
 /// "Simplex Noise, keeping it simple": falloff curves, value noise against
 /// simplex value noise, and the curl-noise particles of its opening picture.
-pub(super) fn catlike(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliError> {
+pub(super) fn catlike(w: &mut StagedFiles, n: u32, seed: u64) -> Result<Section, CliError> {
     let sup = ["\u{b9}", "\u{b2}", "\u{b3}"];
     let falloff = Plot {
         title: "(1 \u{2212} x\u{b2})\u{207f} for n = 1, 2, 3".into(),
@@ -47,7 +47,8 @@ pub(super) fn catlike(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliE
         }
     }
     let values = raster::sheet(layout, 3, panels).map_err(runtime)?;
-    let values = w.png(
+    let values = png(
+        w,
         "value-vs-simplex-value.png",
         &values,
         "Value noise (top) and simplex value noise (bottom) at frequency 2, 4 and 8",
@@ -55,7 +56,8 @@ pub(super) fn catlike(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliE
 
     let setup = flow::Setup::new(n);
     let flow_img = flow::render(n, seed, setup).map_err(runtime)?;
-    let flow_img = w.png(
+    let flow_img = png(
+        w,
         "curl-flow.png",
         &flow_img,
         "Coloured particle trails swirling through simplex curl noise",

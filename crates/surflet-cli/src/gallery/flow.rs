@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 use surflet::{Curl, Field, Fractal, FractalKind, FractalParams, Noise, NoiseKind};
 
-use super::raster::Image;
+use crate::imaging::image::Image;
 
 /// Lattice units across the image.
 pub const FREQUENCY: f64 = 2.0;

@@ -50,7 +50,7 @@ fn family(kind: NoiseKind, d: usize, seed: u64) -> Box<dyn Fn(f64, f64) -> f64 +
 
 /// Draws and stages the two comparison images of dimension `d` (2, 3 or
 /// 4): Gustavson's C code, then the surflet family.
-fn comparison(w: &mut Writer, d: usize, n: u32, seed: u64) -> Result<Vec<Img>, CliError> {
+fn comparison(w: &mut StagedFiles, d: usize, n: u32, seed: u64) -> Result<Vec<Img>, CliError> {
     let (z, ww) = (SLICE_Z, SLICE_W);
     let (zf, wf) = (z as f32, ww as f32);
     let (names, args) = match d {
@@ -99,7 +99,8 @@ fn comparison(w: &mut Writer, d: usize, n: u32, seed: u64) -> Result<Vec<Img>, C
         (format!("classic: noise{d}({args})"), &classic),
         (format!("simplex: snoise{d}({args})"), &simplex),
     )?;
-    let mut imgs = vec![w.png(
+    let mut imgs = vec![png(
+        w,
         names[0],
         &reference,
         &format!("{d}D classic (left) and simplex (right) noise, Gustavson's C code"),
@@ -114,7 +115,8 @@ fn comparison(w: &mut Writer, d: usize, n: u32, seed: u64) -> Result<Vec<Img>, C
         (format!("surflet perlin {d}D"), &*perlin),
         (format!("surflet simplex {d}D"), &*simplex),
     )?;
-    imgs.push(w.png(
+    imgs.push(png(
+        w,
         names[1],
         &surflet,
         &format!("{d}D Perlin (left) and simplex (right) noise, surflet family"),
@@ -123,7 +125,7 @@ fn comparison(w: &mut Writer, d: usize, n: u32, seed: u64) -> Result<Vec<Img>, C
 }
 
 /// "Simplex noise demystified": the visual comparison table.
-pub(super) fn gustavson(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliError> {
+pub(super) fn gustavson(w: &mut StagedFiles, n: u32, seed: u64) -> Result<Section, CliError> {
     let (z, ww) = (SLICE_Z, SLICE_W);
     let f = CLASSIC_FREQUENCY;
     let params = |what: &str| {

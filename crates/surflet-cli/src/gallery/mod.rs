@@ -15,11 +15,9 @@ mod flow;
 mod gustavson;
 mod html;
 mod more;
-pub(crate) mod plot;
 mod raouf;
 mod raster;
 
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -28,11 +26,11 @@ use surflet::{Field, Fractal, FractalKind, FractalParams, Noise, NoiseKind};
 
 use crate::CliError;
 use crate::imaging::color::Ramp;
-use crate::imaging::encode::{self, Pixels, PngLayout};
-use crate::imaging::output::{self, Guarded, Staged};
+use crate::imaging::image::Image;
+use crate::imaging::output;
+use crate::imaging::plot::{self, CONTEXT, PALETTE, Plot, Series};
+use crate::imaging::staged::StagedFiles;
 use html::{Figure, Img, Section};
-use plot::{CONTEXT, PALETTE, Plot, Series};
-pub use raster::Image;
 use raster::Layout;
 
 /// Description of `surflet gallery` for `--help`, above the options.
@@ -149,86 +147,15 @@ pub const FILES: [&str; 20] = [
     "index.html",
 ];
 
-/// Writes files as temporary files in DIR and renames them all into place
-/// at the end.
-struct Writer {
-    dir: PathBuf,
-    staged: Vec<(&'static str, Staged)>,
-}
-
-impl Writer {
-    fn stage(
-        &mut self,
-        name: &'static str,
-        write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-    ) -> Result<(), CliError> {
-        debug_assert!(FILES.contains(&name), "{name} is missing from FILES");
-        if output::interrupted() {
-            return Err(CliError::Interrupted);
-        }
-        let target = self.dir.join(name);
-        let staged = Staged::new(&target).map_err(CliError::Runtime)?;
-        let mut w = BufWriter::with_capacity(1 << 20, Guarded(staged.file()));
-        let result = write(&mut w).and_then(|()| w.flush());
-        drop(w);
-        match result {
-            Ok(()) => {}
-            Err(_) if output::interrupted() => return Err(CliError::Interrupted),
-            Err(e) => {
-                return Err(CliError::Runtime(format!(
-                    "writing {}: {e}",
-                    target.display()
-                )));
-            }
-        }
-        self.staged.push((name, staged));
-        Ok(())
-    }
-
-    /// Stages `image` as a PNG and returns it as a page image.
-    fn png(&mut self, name: &'static str, image: &Image, alt: &str) -> Result<Img, CliError> {
-        self.stage(name, |w| {
-            let layout = PngLayout {
-                rgb: image.rgb,
-                sixteen: false,
-            };
-            // Plots and smooth noise compress well: the balanced setting
-            // makes plots a third of the fast setting's size, which matters
-            // for the copies kept in docs/.
-            let mut sink = encode::png_with(
-                w,
-                image.width,
-                image.height,
-                layout,
-                None,
-                png::Compression::Balanced,
-            )?;
-            sink.frame(if image.rgb {
-                Pixels::Rgb8(&image.data)
-            } else {
-                Pixels::Gray8(&image.data)
-            })?;
-            sink.finish()
-        })?;
-        Ok(Img {
-            file: name.into(),
-            width: image.width,
-            height: image.height,
-            alt: alt.into(),
-        })
-    }
-
-    fn text(&mut self, name: &'static str, text: &str) -> Result<(), CliError> {
-        self.stage(name, |w| w.write_all(text.as_bytes()))
-    }
-
-    /// Renames every staged file into place, in the order staged.
-    fn commit(self, overwrite: bool) -> Result<(), CliError> {
-        for (_, staged) in self.staged {
-            staged.commit(overwrite).map_err(CliError::Runtime)?;
-        }
-        Ok(())
-    }
+/// Stages `image` as a PNG and returns it as a page image.
+fn png(w: &mut StagedFiles, name: &'static str, image: &Image, alt: &str) -> Result<Img, CliError> {
+    w.png(name, image)?;
+    Ok(Img {
+        file: name.into(),
+        width: image.width,
+        height: image.height,
+        alt: alt.into(),
+    })
 }
 
 /// Creates DIR and checks, before any work, that no gallery file is in the
@@ -319,10 +246,7 @@ pub fn run(args: &GalleryArgs) -> Result<(), CliError> {
     check_memory(args.size).map_err(CliError::Runtime)?;
     prepare(&args.dir, !args.no_clobber).map_err(CliError::Runtime)?;
     output::install_interrupt_handler().map_err(CliError::Runtime)?;
-    let mut w = Writer {
-        dir: args.dir.clone(),
-        staged: Vec::new(),
-    };
+    let mut w = StagedFiles::new(&args.dir, &FILES);
     let (n, seed) = (args.size, args.seed);
     let sections = vec![
         gustavson::gustavson(&mut w, n, seed)?,
@@ -337,13 +261,7 @@ pub fn run(args: &GalleryArgs) -> Result<(), CliError> {
         &footer(n, seed),
     );
     w.text("index.html", &page)?;
-    debug_assert_eq!(
-        w.staged.iter().map(|s| s.0).collect::<Vec<_>>(),
-        FILES.to_vec()
-    );
-    if output::interrupted() {
-        return Err(CliError::Interrupted);
-    }
+    debug_assert_eq!(w.names(), FILES.to_vec());
     w.commit(!args.no_clobber)
 }
 
@@ -394,7 +312,7 @@ fn curve(x0: f64, x1: f64, f: impl Fn(f64) -> f64) -> Vec<(f64, f64)> {
 
 /// Stages a plot as PNG and SVG and returns its page image and link.
 fn plot_files(
-    w: &mut Writer,
+    w: &mut StagedFiles,
     plot: &Plot,
     n: u32,
     png: &'static str,
@@ -402,7 +320,7 @@ fn plot_files(
     alt: &str,
 ) -> Result<(Img, (String, String)), CliError> {
     let size = plot::plot_size(n);
-    let img = w.png(png, &plot.png(size).map_err(runtime)?, alt)?;
+    let img = self::png(w, png, &plot.png(size).map_err(runtime)?, alt)?;
     w.text(svg, &plot.svg(size).map_err(runtime)?)?;
     Ok((img, (svg.to_string(), format!("SVG version ({svg})"))))
 }

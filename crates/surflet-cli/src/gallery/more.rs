@@ -3,7 +3,7 @@
 //! return modes, and the 2D power spectra that `surflet analyze` measures.
 
 use super::*;
-use crate::analyze::{power_spectrum_image, spectrum_of};
+use crate::imaging::spectrum::{power_spectrum_image, spectrum_of};
 use surflet::{Cellular, CellularDistance, CellularReturn};
 
 /// Lattice units across each noise panel (as Gustavson's figures).
@@ -32,7 +32,7 @@ const SPECTRA: [NoiseKind; 6] = [
 ];
 
 /// "Beyond the seed documents": the added noises, side by side.
-pub(super) fn more(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliError> {
+pub(super) fn more(w: &mut StagedFiles, n: u32, seed: u64) -> Result<Section, CliError> {
     let layout = Layout::new(n);
     let f = FREQUENCY;
 
@@ -52,7 +52,8 @@ pub(super) fn more(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliErro
         ));
     }
     let sheet = raster::sheet(layout, 3, panels).map_err(runtime)?;
-    let os2 = w.png(
+    let os2 = png(
+        w,
         "opensimplex2-vs-simplex.png",
         &sheet,
         "Simplex, OpenSimplex2 and OpenSimplex2S noise in 2D (top) and on a 3D slice (bottom)",
@@ -80,7 +81,8 @@ pub(super) fn more(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliErro
         raster::gray(n, f, |x, y| noise.get([x, y])),
     ));
     let sheet = raster::sheet(layout, 4, panels).map_err(runtime)?;
-    let cellular = w.png(
+    let cellular = png(
+        w,
         "cellular-returns.png",
         &sheet,
         "Cellular noise with each return value: f1, f2, f2-f1, f1+f2, f1*f2, f1/f2, \
@@ -100,7 +102,8 @@ pub(super) fn more(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliErro
         ));
     }
     let sheet = raster::sheet(layout, 3, panels).map_err(runtime)?;
-    let spectra = w.png(
+    let spectra = png(
+        w,
         "spectra.png",
         &sheet,
         "The 2D power spectra of value, Perlin, simplex, OpenSimplex2, OpenSimplex2S and \

@@ -22,7 +22,7 @@ pub(super) fn octave_sums_text() -> String {
 
 /// "Perlin Noise: A Procedural Generation Algorithm": 1D octaves and the
 /// heightmaps of Figures 8 and 9.
-pub(super) fn raouf(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliError> {
+pub(super) fn raouf(w: &mut StagedFiles, n: u32, seed: u64) -> Result<Section, CliError> {
     // Raouf's FBM: amplitude 1 halving, frequency doubling, plain sum.
     let params = |octaves: u32| FractalParams {
         octaves,
@@ -123,12 +123,14 @@ pub(super) fn raouf(w: &mut Writer, n: u32, seed: u64) -> Result<Section, CliErr
     let tf = TERRAIN_FREQUENCY;
     let fbm_img = raster::ramped(n, tf, &ramp, |x, y| terrain.get([x, y]));
     let plain_img = raster::ramped(n, tf, &ramp, |x, y| base.get([x, y]));
-    let fbm_img = w.png(
+    let fbm_img = png(
+        w,
         "terrain-fbm.png",
         &fbm_img,
         "Terrain-coloured heightmap of 8-octave fBm of Perlin noise",
     )?;
-    let plain_img = w.png(
+    let plain_img = png(
+        w,
         "terrain-plain.png",
         &plain_img,
         "Terrain-coloured heightmap of plain Perlin noise",

@@ -320,6 +320,7 @@ pub(super) fn render_into<W: Write + std::io::Seek>(
 
 /// The raw values of frame 0 (or its two pixel-space slopes per pixel for
 /// a normal map), as the pixels are made from them.
+#[cfg(feature = "serve")]
 pub(super) fn values(plan: &Plan, stop: &dyn Fn() -> bool) -> Result<Vec<f64>, Stop> {
     let (xs, mut frame) = buffers(plan)?;
     render_frame(plan, &xs, 0, &mut frame, &Progress::new(0, true), stop)?;

@@ -4,15 +4,15 @@
 /// Description of `surflet render` for `--help`, above the options.
 pub const LONG_ABOUT: &str = "\
 Render a noise over a 2D slice of 2D, 3D or 4D space into an image: 8- or
-16-bit grey or colour-ramped PNG, normal maps, f32 heightmaps (TIFF or raw),
+16-bit gray or colour-ramped PNG, normal maps, f32 heightmaps (TIFF or raw),
 seamless tiles, and animations (APNG, GIF). With nothing but an output name
-it writes 512x512 simplex noise as an 8-bit grey PNG.";
+it writes 512x512 simplex noise as an 8-bit gray PNG.";
 
 /// Everything `--help` shows below the options.
 pub const DETAILS: &str = "\
 EXAMPLES
   surflet render noise.png
-      512x512 2D simplex noise, seed 0, 8 lattice cells across, 8-bit grey
+      512x512 2D simplex noise, seed 0, 8 lattice cells across, 8-bit gray
   surflet render terrain.png --ramp terrain --octaves 8 --seed 7
   surflet render height.png --bit-depth 16 --noise perlin --frequency 1/2
   surflet render normals.png --mode normal --octaves 5
@@ -80,11 +80,11 @@ ANIMATION
   raw the frames one after another.
 
 FORMATS (from OUTPUT's extension, or --format)
-  .png          8/16-bit grey, 8/16-bit RGB (ramp, normal); APNG if animated
+  .png          8/16-bit gray, 8/16-bit RGB (ramp, normal); APNG if animated
   .apng         animated PNG, even with one frame
-  .gif          8-bit: grey and ramps use one exact 256-entry palette;
+  .gif          8-bit: gray and ramps use one exact 256-entry palette;
                 normal maps are quantised per frame (NeuQuant)
-  .tif, .tiff   32-bit float greyscale TIFF (BigTIFF past 4 GiB)
+  .tif, .tiff   32-bit float grayscale TIFF (BigTIFF past 4 GiB)
   .raw, .f32    raw little-endian f32, row-major, no header
 
 OUTPUT FILES

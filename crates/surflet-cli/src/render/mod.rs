@@ -15,6 +15,7 @@ mod progress;
 
 pub use args::{Mode, RenderArgs};
 
+#[cfg(feature = "serve")]
 use crate::look::Look;
 
 use crate::CliError;
@@ -87,6 +88,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
 }
 
 /// A render made in memory, for `surflet serve`.
+#[cfg(feature = "serve")]
 pub struct InMemory {
     /// The encoded image.
     pub bytes: Vec<u8>,
@@ -96,6 +98,7 @@ pub struct InMemory {
 }
 
 /// Why an in-memory render failed.
+#[cfg(feature = "serve")]
 pub enum MemoryError {
     /// The options or the description are wrong (the CLI's usage error).
     Usage(String),
@@ -105,6 +108,7 @@ pub enum MemoryError {
     Failed(String),
 }
 
+#[cfg(feature = "serve")]
 impl From<Stop> for MemoryError {
     fn from(s: Stop) -> MemoryError {
         match s {
@@ -117,6 +121,7 @@ impl From<Stop> for MemoryError {
 /// Renders what `args` describes into memory, as `surflet render` would
 /// write it to OUTPUT (the same plan, pixels and encoder, so the same
 /// bytes), checking `stop` between bands of rows. OUTPUT is not touched.
+#[cfg(feature = "serve")]
 pub fn to_memory(args: &RenderArgs, stop: &dyn Fn() -> bool) -> Result<InMemory, MemoryError> {
     let plan = Plan::new(args).map_err(MemoryError::Usage)?;
     plan.check_memory().map_err(MemoryError::Failed)?;
@@ -134,6 +139,7 @@ pub fn to_memory(args: &RenderArgs, stop: &dyn Fn() -> bool) -> Result<InMemory,
 /// The values of what `args` describes, with the field's derived range and
 /// the pixel spacing (world units across and down): what the preview's
 /// analysis panel measures.
+#[cfg(feature = "serve")]
 pub struct Values {
     pub values: Vec<f64>,
     pub width: u32,
@@ -144,6 +150,7 @@ pub struct Values {
 
 /// Evaluates what `args` describes, frame 0, without turning it into
 /// pixels.
+#[cfg(feature = "serve")]
 pub fn values(args: &RenderArgs, stop: &dyn Fn() -> bool) -> Result<Values, MemoryError> {
     let plan = Plan::new(args).map_err(MemoryError::Usage)?;
     plan.check_memory().map_err(MemoryError::Failed)?;
@@ -158,6 +165,7 @@ pub fn values(args: &RenderArgs, stop: &dyn Fn() -> bool) -> Result<Values, Memo
 
 /// Every resolved choice of what `args` describes, as `--save-config`
 /// would write it, without rendering.
+#[cfg(feature = "serve")]
 pub fn resolve(args: &RenderArgs) -> Result<Look, String> {
     Plan::new(args).map(|p| p.look)
 }

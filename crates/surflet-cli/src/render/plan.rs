@@ -83,7 +83,9 @@ pub(super) struct Plan {
     pub warning: Option<String>,
     /// Where --save-config writes, and what: every resolved choice.
     pub save_config: Option<(PathBuf, Look)>,
-    /// Every resolved choice, as --save-config would write it.
+    /// Every resolved choice, as --save-config would write it (read by
+    /// `serve`'s export).
+    #[cfg_attr(not(feature = "serve"), allow(dead_code))]
     pub look: Look,
 }
 

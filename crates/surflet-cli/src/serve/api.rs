@@ -25,7 +25,7 @@ use tokio::sync::Semaphore;
 
 use super::export;
 use super::limits::{Limits, Refusal};
-use crate::analyze::spectrum;
+use crate::imaging::spectrum;
 use crate::look::Look;
 use crate::render::{self, MemoryError, RenderArgs};
 use crate::stack_args::{self, StackArgs};
@@ -35,6 +35,9 @@ use crate::units::Size;
 const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
+
+/// The named ramps the page offers, by the names `--ramp` takes.
+const RAMPS: [&str; 2] = ["terrain", "gray"];
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -158,7 +161,7 @@ async fn noises(State(shared): State<Shared>) -> Response {
         "noises": noises,
         "parameters": parameters,
         "modes": ["gray", "ramp", "normal"],
-        "ramps": ["terrain", "gray"],
+        "ramps": RAMPS,
         "limits": *shared.limits,
         "version": env!("CARGO_PKG_VERSION"),
     }))
@@ -310,7 +313,7 @@ async fn analyze(State(shared): State<Shared>, bytes: Bytes) -> Response {
             look.pixels = Default::default();
         }
         let mut args = d.render_args(d.body.size.or(Some([256, 256])))?;
-        // Measured, so that a graph with an unbounded derived range (a
+        // Measured, so that a graph with an unbounded documented range (a
         // division) can be measured too.
         args.auto_range = true;
         // The measuring runs under the permit and off the async threads
@@ -330,7 +333,7 @@ async fn analyze(State(shared): State<Shared>, bytes: Bytes) -> Response {
             let a = spectrum::analyse(&power, n, v.spacing.0, v.spacing.1);
             Ok(json!({
                 "size": [v.width, v.height],
-                "derived_range": [v.range.0, v.range.1],
+                "documented_range": [v.range.0, v.range.1],
                 "min": m.min, "max": m.max, "mean": m.mean, "std": m.std,
                 "histogram": {"edges": edges, "counts": counts},
                 "spectrum": {"frequency": a.frequency, "power": a.power,
@@ -425,6 +428,66 @@ async fn sample(State(shared): State<Shared>, bytes: Bytes) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `(value, label)` of each `<option>` of the page's select `id`.
+    fn options(id: &str) -> Vec<(&'static str, &'static str)> {
+        let start = PAGE
+            .find(&format!("<select id=\"{id}\">"))
+            .unwrap_or_else(|| panic!("no select {id}"));
+        let end = start + PAGE[start..].find("</select>").unwrap();
+        PAGE[start..end]
+            .split("<option value=\"")
+            .skip(1)
+            .map(|o| {
+                let (value, rest) = o.split_once("\">").unwrap();
+                (value, rest.split_once("</option>").unwrap().0)
+            })
+            .collect()
+    }
+
+    /// A user who learns a word in the explorer can type it on the command
+    /// line: each pixel mode, range and ramp is labelled with the value
+    /// `render` takes for it.
+    #[test]
+    fn the_page_uses_the_cli_words() {
+        let modes = options("mode");
+        for mode in render::Mode::ALL {
+            let name = mode.name();
+            assert!(
+                modes.iter().any(|&(v, l)| v == name && l == name),
+                "--mode {name} is not offered as {name:?}: {modes:?}"
+            );
+        }
+        for (value, label) in &modes {
+            // The explorer's own views, which it exports as ramps.
+            if ["3d", "tiled"].contains(value) {
+                continue;
+            }
+            assert!(render::Mode::from_name(value).is_ok(), "{value}");
+            assert_eq!(value, label);
+        }
+        let ranges = options("range");
+        assert_eq!(ranges, [("documented", "documented"), ("auto", "auto")]);
+        for (value, _) in ranges {
+            let spec: Result<crate::look::RangeSpec, _> = serde_json::from_value(json!(value));
+            assert!(spec.is_ok(), "range = {value:?} is not a config value");
+        }
+        for ramp in RAMPS {
+            assert!(crate::imaging::color::Ramp::parse(ramp).is_ok(), "{ramp}");
+        }
+        // The words the explorer used to say for the same things, and a
+        // checkbox label that read "on" beside an empty box.
+        for word in [
+            "derived",
+            "grey",
+            "colour ramp",
+            "measured</option>",
+            "'on'",
+        ] {
+            assert!(!PAGE.contains(word), "the page says {word:?}");
+            assert!(!SCRIPT.contains(word), "the script says {word:?}");
+        }
+    }
 
     #[test]
     fn hosts() {

@@ -22,9 +22,9 @@ pub use limits::Limits;
 /// Long description, shown by `surflet serve --help`.
 pub const LONG_ABOUT: &str = "\
 Start a local web server with a noise explorer: pick a noise, fractal and
-warp or write an expression, drag the sliders, pan and zoom, and see grey,
-colour ramp, normal map, 3D heightmap and tiled views, the histogram and the
-spectrum. Export the config (TOML or JSON), the expression, the exact
+warp or write an expression, drag the sliders, pan and zoom, and see the
+pixels of render's --mode gray, ramp and normal, a 3D heightmap and a tiled
+view, the histogram and the spectrum. Export the config (TOML or JSON), the expression, the exact
 `surflet render` command, or the image.
 
 It prints its URL and serves until Ctrl-C. Everything it serves is built into
@@ -43,7 +43,8 @@ API
                      1 file, at one world unit per pixel (surflet help
                      config), and answered with the warning `surflet render`
                      prints, in an X-Surflet-Warning header
-  POST /api/analyze  the same body -> JSON: range, histogram, radial spectrum
+  POST /api/analyze  the same body -> JSON: documented_range, measured min and
+                     max, histogram, radial spectrum
   POST /api/export   the same body -> JSON: the resolved config as TOML and
                      JSON, the expression and the `surflet render` command
   POST /api/sample   {... , \"points\": [[x, y], ...], \"gradient\": true}

@@ -4,10 +4,13 @@
 //   SURFLET_BIN=target/debug/surflet node run.mjs [SCREENSHOT.png]
 //
 // It checks that the page loads without console errors, that the preview is
-// not blank, that the seed and frequency controls change the image, that
-// the exported `surflet render` command renders the same pixels as the
-// preview, that the 3D view draws with WebGL, and that pan and zoom move the
-// view; then it saves a screenshot for the README.
+// not blank, that its labels are the command line's words and its
+// checkboxes' labels do not contradict their ticks, that the seed and
+// frequency controls change the image, that the exported `surflet render`
+// command renders the same pixels as the preview, that the export box follows
+// the controls, that the 3D view draws with WebGL, and that pan and zoom move
+// the view; then it saves a screenshot for the README, whose export box shows
+// the config of the controls beside it.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,6 +106,21 @@ try {
   assert.ok(spread > 100, `the preview is nearly blank (grey levels span ${spread})`);
   const first = await preview();
 
+  // The words of the command line: each pixel mode and range is labelled
+  // with the value `render` and config files take (the 3D and tiled views
+  // are the explorer's own), and the analysis names the documented range.
+  const labels = await page.$$eval('#mode option, #range option', (os) => os.map((o) => [o.value, o.textContent]));
+  for (const [value, label] of labels) {
+    if (!['3d', 'tiled'].includes(value)) assert.equal(label, value, `the option ${value} is labelled ${label}`);
+  }
+  assert.match(await page.textContent('#ranges'), /^documented \[-?\d/, 'the analysis names the documented range');
+  // A checkbox is labelled with what it adds, never with a state ("on"
+  // beside an empty box said the opposite of the box).
+  const boxes = await page.$$eval('input[type=checkbox]', (bs) => bs.map((b) => [b.id, b.checked, b.closest('label').innerText.trim()]));
+  assert.deepEqual(boxes.map(([id, checked]) => [id, checked]), [['period-on', false], ['group-fractal', false], ['group-warp', false]]);
+  for (const [id, , label] of boxes) assert.doesNotMatch(label, /\b(on|off)\b/i, `${id} is labelled ${label}`);
+  assert.deepEqual(boxes.slice(1).map(([, , label]) => label.toLowerCase()), ['fractal', 'warp']);
+
   // The seed, by keyboard in its number field.
   let n = await renders();
   await page.click('#param-seed');
@@ -172,6 +190,14 @@ try {
   await settled(n);
   assert.ok((await preview()).equals(before), 'a loaded TOML export renders the same image');
 
+  // The export box follows the controls: a new seed exports again.
+  const seed = Number(await page.inputValue('#param-seed'));
+  n = await renders();
+  await page.click('#param-seed');
+  await page.keyboard.press('ArrowUp');
+  await settled(n);
+  await page.waitForFunction((s) => document.getElementById('export').value.includes(`\nseed = ${s}\n`), seed + 1, { timeout: 60000 });
+
   // The 3D view: a WebGL context that draws something.
   n = await renders();
   await page.selectOption('#mode', '3d');
@@ -200,6 +226,14 @@ try {
   ].join('\n'));
   await page.click('#load');
   await settled(n);
+  // The export box shows the loaded config, not the one before it.
+  await page.waitForFunction(() => /\nseed = 7\n/.test(document.getElementById('export').value), null, { timeout: 60000 });
+  const shown = await page.inputValue('#export');
+  for (const line of ['noise = "simplex"', 'frequency = 0.75', 'kind = "ridged"', 'octaves = 6', 'amplitude = 0.35', 'mode = "ramp"', 'range = "auto"']) {
+    assert.ok(shown.includes(`\n${line}\n`), `the screenshot's export box lacks ${line}:\n${shown}`);
+  }
+  assert.equal(await page.inputValue('#mode'), 'ramp');
+  assert.equal(await page.inputValue('#range'), 'auto');
   await page.evaluate(() => window.scrollTo(0, 0));
   mkdirSync(dirname(shot), { recursive: true });
   await page.screenshot({ path: shot, fullPage: true });

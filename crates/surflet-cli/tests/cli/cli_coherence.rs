@@ -12,6 +12,16 @@ use crate::common::*;
 use surflet::Stack;
 use tempfile::TempDir;
 
+/// The subcommands with options, in this build (analyze and gallery need
+/// the `plots` feature).
+fn subcommands() -> Vec<&'static str> {
+    let mut subs = vec!["sample", "render", "bench"];
+    if cfg!(feature = "plots") {
+        subs.extend(["gallery", "analyze"]);
+    }
+    subs
+}
+
 fn run_ok(dir: &Path, args: &[&str]) {
     let o = surflet().current_dir(dir).args(args).output().unwrap();
     assert!(
@@ -241,9 +251,9 @@ fn short_flags(sub: &str) -> BTreeMap<char, String> {
 
 #[test]
 fn short_flags_mean_the_same_in_every_subcommand() {
-    let subs = ["sample", "render", "gallery", "bench", "analyze"];
+    let subs = subcommands();
     let mut meaning: BTreeMap<char, (String, &str)> = BTreeMap::new();
-    for sub in subs {
+    for &sub in &subs {
         for (short, long) in short_flags(sub) {
             if let Some((seen, other)) = meaning.get(&short) {
                 assert_eq!(
@@ -276,7 +286,7 @@ fn short_flags_mean_the_same_in_every_subcommand() {
 
 #[test]
 fn help_fits_a_screen_and_says_shared_things_once() {
-    for sub in ["sample", "render", "gallery", "bench", "analyze"] {
+    for sub in subcommands() {
         let o = surflet().args([sub, "-h"]).output().unwrap();
         let short = String::from_utf8(o.stdout).unwrap();
         assert!(
@@ -446,12 +456,15 @@ fn the_main_command_runs_twice() {
 /// a bad octave count).
 #[test]
 fn the_old_short_o_names_its_new_spelling() {
-    for args in [
+    let mut cases = vec![
         &["render", "-o", "out.png"][..],
         &["render", "x.png", "-o", "5"],
         &["sample", "simplex", "-o", "5"],
-        &["analyze", "dir", "-o", "5"],
-    ] {
+    ];
+    if cfg!(feature = "plots") {
+        cases.push(&["analyze", "dir", "-o", "5"]);
+    }
+    for args in cases {
         let (_, err) = fails(args, "", 2);
         assert!(
             err.starts_with("error: -o no longer means --octaves: write --octaves"),

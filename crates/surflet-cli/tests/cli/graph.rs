@@ -71,6 +71,7 @@ fn a_saved_graph_renders_again_bit_for_bit() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "plots"), ignore = "analyze needs the plots feature")]
 fn analyze_and_bench_take_expressions() {
     let dir = TempDir::new().unwrap();
     let out = dir.path().join("a.json");

@@ -4,17 +4,23 @@
 
 mod common;
 
+// The subcommands behind features (Cargo.toml) are tested in the builds that
+// have them: CI's `cargo test --workspace --all-features` has all.
+mod absent;
+#[cfg(feature = "plots")]
 mod analyze;
 mod bench;
 mod cellular;
 mod cli_coherence;
 mod config_roundtrip;
 mod fuzz_corpus;
+#[cfg(feature = "plots")]
 mod gallery;
 mod graph;
 mod readme;
 mod render;
 mod sample;
+#[cfg(feature = "serve")]
 mod serve;
 mod stack;
 mod vocabulary;

@@ -15,9 +15,9 @@ use crate::common::BIN;
 use tempfile::TempDir;
 
 const SKIPPED: [&str; 3] = [
-    "cargo test --workspace",
-    "cargo run --release -- serve --open",
-    "pip install ./crates/surflet-py",
+    "cargo test --workspace --all-features",
+    "cargo run --release --features serve -- serve --open",
+    "pip install -v ./crates/surflet-py",
 ];
 
 /// The text of every ```sh block.
@@ -40,6 +40,10 @@ fn sh_blocks(readme: &str) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(
+    not(all(feature = "serve", feature = "plots")),
+    ignore = "the README runs analyze and gallery: test with --all-features"
+)]
 fn readme_shell_examples_run_verbatim() {
     let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
         .expect("README.md");

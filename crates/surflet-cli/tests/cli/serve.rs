@@ -387,8 +387,8 @@ fn analysis_measures_the_values() {
         .sum();
     assert_eq!(counts, 64 * 64);
     let (lo, hi) = (
-        a["derived_range"][0].as_f64().unwrap(),
-        a["derived_range"][1].as_f64().unwrap(),
+        a["documented_range"][0].as_f64().unwrap(),
+        a["documented_range"][1].as_f64().unwrap(),
     );
     let (min, max) = (a["min"].as_f64().unwrap(), a["max"].as_f64().unwrap());
     assert!(lo <= min && min < max && max <= hi, "{a}");
@@ -402,7 +402,7 @@ fn analysis_measures_the_values() {
     );
     // JSON has no infinity: serde_json writes null.
     assert!(
-        a["derived_range"][0].is_null() && a["derived_range"][1].is_null(),
+        a["documented_range"][0].is_null() && a["documented_range"][1].is_null(),
         "{a}"
     );
     assert!(

@@ -11,7 +11,7 @@ const DEFAULT_SCALE = 1 / 64;
 const $ = (id) => document.getElementById(id);
 
 // What the page exposes to scripts (the browser test reads it).
-const surflet = window.surflet = { renders: 0, lastPng: null, lastBody: null, busy: true, glFrames: 0, analyses: 0 };
+const surflet = window.surflet = { renders: 0, lastPng: null, lastBody: null, busy: true, glFrames: 0, analyses: 0, exports: 0 };
 
 const state = {
   source: 'stack',
@@ -104,9 +104,10 @@ function control(p) {
     };
     on.id = 'period-on';
     for (const i of [on, px, py]) i.addEventListener('input', update);
-    label.textContent = 'tile every ';
+    // `--period X,Y`, in lattice cells, as render says it.
+    label.textContent = 'period ';
     label.append(on, px, py, ' cells');
-    label.title = 'a period spans the image; pan still works, zoom is off';
+    label.title = 'tile every X by Y cells: a period spans the image; pan still works, zoom is off';
   }
   return label;
 }
@@ -119,14 +120,18 @@ function buildControls() {
     sec.dataset.group = g;
     const h = document.createElement('h2');
     h.className = 'group-title';
-    h.append(title);
-    if (g !== 'noise') {
+    if (g === 'noise') {
+      h.append(title);
+    } else {
+      // The box's label is the group's name, so that it says what the box
+      // adds and its tick says whether it is on (a fixed "on" beside an
+      // empty box read as the opposite).
       const l = document.createElement('label');
       const box = document.createElement('input');
       box.type = 'checkbox';
       box.id = 'group-' + g;
       box.addEventListener('change', () => { state.groups[g] = box.checked; refreshVisibility(); schedule(); });
-      l.append(box, 'on');
+      l.append(box, title);
       h.append(l);
     }
     sec.append(h);
@@ -263,6 +268,9 @@ async function refresh() {
     }
     surflet.renders++;
     setStatus(`rendered in ${Math.round(performance.now() - started)} ms`);
+    // The export box always describes what is shown, not what was shown
+    // when its button was pressed.
+    if (exportKind) exportAs(exportKind, signal);
     analyse(signal, mine);
   } catch (e) {
     if (e.name === 'AbortError') return;
@@ -288,8 +296,8 @@ const fmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.to
 
 function showAnalysis(a) {
   $('ranges').textContent =
-    `derived  [${fmt(a.derived_range[0])}, ${fmt(a.derived_range[1])}]\n` +
-    `measured [${fmt(a.min)}, ${fmt(a.max)}]\n` +
+    `documented [${fmt(a.documented_range[0])}, ${fmt(a.documented_range[1])}]\n` +
+    `measured   [${fmt(a.min)}, ${fmt(a.max)}]\n` +
     `mean ${fmt(a.mean)}  std ${fmt(a.std)}`;
   const h = $('histogram').getContext('2d');
   const hw = h.canvas.width, hh = h.canvas.height;
@@ -508,16 +516,22 @@ function wireInputs() {
   });
 }
 
-async function exportAs(kind) {
+// The kind of text the export box holds (null until a button is pressed);
+// every render exports it again.
+let exportKind = null;
+
+async function exportAs(kind, signal) {
+  exportKind = kind;
   try {
     const pixels = ['3d', 'tiled'].includes(state.mode) ? pixelsFor('ramp') : undefined;
-    const r = await post('/api/export', body({}, pixels));
+    const r = await post('/api/export', body({}, pixels), signal);
     const e = await r.json();
     const text = kind === 'toml' ? e.toml : kind === 'json' ? e.json : kind === 'expr' ? e.expr : (e.command ?? e.command_note);
     $('export').value = text ?? '';
     $('export').dataset.kind = kind;
+    surflet.exports++;
   } catch (err) {
-    setStatus(err.message, true);
+    if (err.name !== 'AbortError') setStatus(err.message, true);
   }
 }
 

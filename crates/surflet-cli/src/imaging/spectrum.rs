@@ -1,11 +1,17 @@
-//! The measurements of `surflet analyze`: moments, histogram, the windowed
-//! 2D power spectrum, its radial average and the anisotropy index. Pure
-//! functions of a square slice of values, so that they can be checked on
-//! fields whose answer is known.
+//! The measurements of `surflet analyze` (and of the explorer's analysis
+//! and the gallery's spectra): moments, histogram, the windowed 2D power
+//! spectrum, its radial average and the anisotropy index. Pure functions of
+//! a square slice of values, so that they can be checked on fields whose
+//! answer is known.
 
 use rayon::prelude::*;
 use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
+
+#[cfg(feature = "plots")]
+use super::color::{self, Mapping};
+#[cfg(feature = "plots")]
+use super::image::Image;
 
 /// Angular sectors of the anisotropy index over the half-plane of
 /// directions: 10° each, centred on the axes so that an axis-aligned
@@ -291,6 +297,63 @@ pub fn analyse(p: &[f64], n: usize, sx: f64, sy: f64) -> Analysis {
         annulus: (lo, hi),
         sectors,
         sector_bins: s_count,
+    }
+}
+
+/// Decades of the 2D power spectrum image below its largest non-DC bin.
+#[cfg(feature = "plots")]
+const DECADES: f64 = 6.0;
+
+/// The power spectrum of `value` sampled on an `n`×`n` panel `f` lattice
+/// units across (pixel `(i, j)` at `(i·f/n, j·f/n)`, as the gallery's
+/// panels), and its anisotropy index: what `analyze` measures, for the
+/// gallery's spectra figure.
+#[cfg(feature = "plots")]
+pub fn spectrum_of(n: usize, f: f64, value: impl Fn(f64, f64) -> f64 + Sync) -> (Vec<f64>, f64) {
+    let coord = |i: usize| (i as f64 * f) / n as f64;
+    let values: Vec<f64> = (0..n * n)
+        .into_par_iter()
+        .map(|k| value(coord(k % n), coord(k / n)))
+        .collect();
+    let m = moments(&values);
+    let power = power_spectrum(&values, n, m.mean);
+    let step = f / n as f64;
+    let a = analyse(&power, n, step, step);
+    (power, a.anisotropy)
+}
+
+/// The 2D power spectrum `p` of an `n`×`n` slice as grey, log10 power over
+/// [max - 6, max], with the DC bin moved to pixel (n/2, n/2): `analyze`'s
+/// `spectrum2d.png` and the gallery's spectra.
+#[cfg(feature = "plots")]
+pub fn power_spectrum_image(p: &[f64], n: usize) -> Image {
+    let top = p
+        .iter()
+        .skip(1)
+        .fold(f64::MIN_POSITIVE, |a, &b| a.max(b))
+        .log10();
+    let map = Mapping {
+        lo: top - DECADES,
+        hi: top,
+    };
+    let mut data = vec![0u8; n * n];
+    for (j, row) in data.chunks_exact_mut(n).enumerate() {
+        let l = (j + n - n / 2) % n;
+        for (i, px) in row.iter_mut().enumerate() {
+            let k = (i + n - n / 2) % n;
+            let q = p[l * n + k];
+            *px = if q > 0.0 {
+                color::quantise8(map.apply(q.log10()))
+            } else {
+                0
+            };
+        }
+    }
+    Image {
+        width: n as u32,
+        height: n as u32,
+        rgb: false,
+        data,
     }
 }
 

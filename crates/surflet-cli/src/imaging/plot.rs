@@ -1,4 +1,4 @@
-//! Text and line plots for the gallery, drawn with plotters.
+//! Text and line plots for `gallery` and `analyze`, drawn with plotters.
 //!
 //! plotters' default `ttf` feature finds fonts through fontconfig and
 //! freetype, which a fresh machine may lack; the `ab_glyph` feature
@@ -17,7 +17,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::Image;
+use super::image::Image;
 
 /// The family name the embedded font is registered under; plotters' own
 /// `FontFamily::SansSerif` resolves to it, and SVG viewers fall back to
