@@ -56,6 +56,7 @@ pub enum Value {
 impl Value {
     /// The value as the flag takes it on a command line; `None` for a
     /// switch.
+    #[cfg(feature = "serve")]
     pub fn text(&self) -> Option<String> {
         Some(match self {
             Value::Noise(k) => k.name().to_string(),
@@ -134,6 +135,9 @@ pub enum Parse {
 }
 
 /// Where the page of `surflet serve` offers a key, and how.
+// The page's controls are read by `surflet serve` only; the table
+// describes them in every build, so that a key has one entry.
+#[cfg_attr(not(feature = "serve"), allow(dead_code))]
 #[derive(Clone, Copy, Debug)]
 pub struct Control {
     /// The control's label.
@@ -188,6 +192,9 @@ impl Control {
 }
 
 /// One stack key and its flag.
+// `get` (the export's command line) and `control` (the page) serve
+// `surflet serve` only.
+#[cfg_attr(not(feature = "serve"), allow(dead_code))]
 pub struct Key {
     /// The flag, with its dashes (`--octaves`).
     pub flag: &'static str,
@@ -224,6 +231,7 @@ impl Key {
 
     /// The config table the key is in, and so the page's group: `noise`
     /// for the stack's top-level keys.
+    #[cfg(feature = "serve")]
     pub fn group(&self) -> &'static str {
         match self.key.split_once('.') {
             Some((table, _)) => table,
@@ -870,6 +878,7 @@ pub fn one_noise<T: PartialEq + std::fmt::Display>(
 }
 
 /// The flags (and values) that reproduce `stack` on a command line.
+#[cfg(feature = "serve")]
 pub fn command_line(stack: &Stack) -> Vec<String> {
     let mut words = Vec::new();
     for key in KEYS {
@@ -883,6 +892,7 @@ pub fn command_line(stack: &Stack) -> Vec<String> {
 
 /// The page's controls, as `GET /api/noises` lists them: `path` is where
 /// the value goes in the config, `when` which choices make it apply.
+#[cfg(feature = "serve")]
 pub fn catalogue() -> Vec<serde_json::Value> {
     KEYS.iter()
         .filter_map(|key| {
@@ -1073,6 +1083,7 @@ impl StackArgs {
     }
 
     /// `--frequency`.
+    #[cfg(feature = "plots")]
     pub fn frequency(&self) -> Option<f64> {
         self.value("frequency").map(Value::number)
     }
@@ -1277,6 +1288,7 @@ mod tests {
     /// Every key of the table is a flag, a config key the flag sets, a
     /// word of the command line that reproduces it, and (where the page
     /// has one) a control of the catalogue.
+    #[cfg(feature = "serve")]
     #[test]
     fn the_table_drives_flags_keys_commands_and_controls() {
         let mut flags: Vec<&str> = KEYS.iter().map(|k| k.flag).collect();

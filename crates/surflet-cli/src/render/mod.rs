@@ -13,7 +13,9 @@ pub mod help;
 mod plan;
 mod progress;
 
-pub use args::{Mode, RenderArgs};
+#[cfg(feature = "serve")]
+pub use args::Mode;
+pub use args::RenderArgs;
 
 #[cfg(feature = "serve")]
 use crate::look::Look;

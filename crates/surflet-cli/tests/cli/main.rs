@@ -23,4 +23,6 @@ mod sample;
 #[cfg(feature = "serve")]
 mod serve;
 mod stack;
+// Compares every subcommand, analyze and the server's export included.
+#[cfg(all(feature = "serve", feature = "plots"))]
 mod vocabulary;
