@@ -12,7 +12,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use clap::builder::{PossibleValuesParser, TypedValueParser, ValueParser};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser, ValueParser};
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use serde_json::json;
 use surflet::{
@@ -855,8 +855,27 @@ pub fn parse_frequency(s: &str) -> Result<f64, String> {
 
 /// A parser for the family's noise kinds (for a positional KIND).
 pub fn noise_kind() -> impl TypedValueParser<Value = NoiseKind> {
-    PossibleValuesParser::new(NoiseKind::ALL.map(NoiseKind::name))
-        .map(|s| NoiseKind::from_name(&s).expect("clap accepted only listed names"))
+    listed(
+        &NoiseKind::ALL,
+        NoiseKind::name,
+        |_| None,
+        NoiseKind::from_name,
+    )
+}
+
+/// A clap parser for one of the library's named choices (its list, aliases
+/// included), listing the names in errors.
+pub fn listed<T: Copy + Send + Sync + 'static>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+    alias: fn(T) -> Option<&'static str>,
+    from_name: fn(&str) -> Result<T, Error>,
+) -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(
+        all.iter()
+            .map(|&v| PossibleValue::new(name(v)).aliases(alias(v))),
+    )
+    .map(move |s| from_name(&s).expect("clap accepted only listed names"))
 }
 
 /// The noise a subcommand's positional argument `what` (NAME or KIND) and

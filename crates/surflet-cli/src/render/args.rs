@@ -3,36 +3,21 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::builder::TypedValueParser;
 
 use crate::imaging::color::{NormalFormat, Ramp};
 use crate::imaging::encode::Format;
-use crate::stack_args::StackArgs;
+use crate::stack_args::{StackArgs, listed};
 use crate::units::{Ratio, Size, parse_finite, parse_ratio, parse_size};
 
 pub use surflet::document::{PixelMode as Mode, TimeAxis};
 
-/// A clap parser for one of the document's named choices (the library's
-/// list, aliases included), listing the names in errors.
-fn choice<T: Copy + Send + Sync + 'static>(
-    all: &'static [T],
-    name: fn(T) -> &'static str,
-    alias: fn(T) -> Option<&'static str>,
-    from_name: fn(&str) -> Result<T, surflet::Error>,
-) -> impl TypedValueParser<Value = T> {
-    PossibleValuesParser::new(
-        all.iter()
-            .map(|&v| PossibleValue::new(name(v)).aliases(alias(v))),
-    )
-    .map(move |s| from_name(&s).expect("clap accepted only listed names"))
-}
-
 fn mode() -> impl TypedValueParser<Value = Mode> {
-    choice(&Mode::ALL, Mode::name, Mode::alias, Mode::from_name)
+    listed(&Mode::ALL, Mode::name, Mode::alias, Mode::from_name)
 }
 
 fn time_axis() -> impl TypedValueParser<Value = TimeAxis> {
-    choice(
+    listed(
         &TimeAxis::ALL,
         TimeAxis::name,
         TimeAxis::alias,
@@ -41,7 +26,7 @@ fn time_axis() -> impl TypedValueParser<Value = TimeAxis> {
 }
 
 fn normal_format() -> impl TypedValueParser<Value = NormalFormat> {
-    choice(
+    listed(
         &NormalFormat::ALL,
         NormalFormat::name,
         NormalFormat::alias,
