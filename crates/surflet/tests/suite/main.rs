@@ -39,6 +39,7 @@ mod miri_smoke;
 mod nd;
 mod opensimplex;
 mod properties;
+mod seed_independence;
 #[cfg(feature = "serde")]
 mod stack_config;
 mod warp_gradients;
