@@ -457,9 +457,9 @@ impl<const D: usize> Noise<D> {
         }
     }
 
-    /// [`eval_lanes`](Self::eval_lanes) for the octaves of a program: value
-    /// and Perlin noise share corner work through `cache` when it is given
-    /// and enabled (the same bits). With debug assertions each kind's
+    /// [`eval_lanes`](Self::eval_lanes) for the octaves of a program, with
+    /// the grid row the points lie on (see [`Kernel::eval_row`]). With
+    /// debug assertions each kind's
     /// kernel is called through [`Simd::outline`], so that an unoptimised
     /// build's frame does not hold every kind's kernel at once.
     #[inline(always)]

@@ -211,9 +211,8 @@ impl<S: Simd> Oct<S> {
 /// Where the per-lane code gets octave `i`'s lane parameters: computed on
 /// demand for single points (most are never needed twice), cached once per
 /// call for batches. Both produce the same values. Batches over grid rows
-/// also keep a [`RowCache`] per octave, which value and Perlin octaves use
-/// to share the columns of a row between its lanes and vectors (the same
-/// bits).
+/// also keep a [`RowCache`] per octave: the row each octave's coordinates
+/// lie on.
 pub(crate) trait Octs<S: Simd, const D: usize> {
     /// Octave `i`'s lane parameters: a reference where they are cached.
     /// `Oct` holds a whole [`Field`] (periods, cellular options: hundreds of
@@ -291,18 +290,8 @@ impl<S: Simd, const D: usize> Cached<S, D> {
         for o in specs {
             v.push(Oct::new(s, o));
         }
-        let rows = rows.then(|| {
-            core::cell::RefCell::new(
-                specs
-                    .iter()
-                    .map(|_| {
-                        let mut c = RowCache::new(s);
-                        c.enabled = true;
-                        c
-                    })
-                    .collect(),
-            )
-        });
+        let rows = rows
+            .then(|| core::cell::RefCell::new(specs.iter().map(|_| RowCache::new(s)).collect()));
         Cached { octs: v, rows }
     }
 }

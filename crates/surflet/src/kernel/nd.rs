@@ -2,7 +2,7 @@
 //! once over the dimension `D` (behind [`NoiseNd`](crate::nd::NoiseNd)).
 //!
 //! * Value and Perlin noise: the 2^D corners of the cell, blended over the
-//!   axes after x and then along x with the quintic fade, as in
+//!   axes after y, then x, and along y last with the quintic fade, as in
 //!   [`hypercube`](super::hypercube) — the same hash, corner quantities and
 //!   blend formulas ([`Column`]), so in 1D–4D the bits are those of
 //!   `Noise<D>`. The blend runs as a binary counter over the corners (a stack
@@ -13,7 +13,7 @@
 //!   found by ranking the in-cell fractions with D(D−1)/2 comparisons, D + 1
 //!   corners, each a surflet `(½ − |d|²)³ (g·d)`.
 
-use super::hypercube::{Column, finish};
+use super::hypercube::{Column, finish, from_y_first, y_first};
 use super::{MARGIN, PRIMES, dot, fade, lattice_value, lowbias32, poison, skew_split, split};
 use crate::simd::Simd;
 
@@ -173,11 +173,12 @@ fn perlin_gradient<S: Simd, const D: usize>(s: S, h: S::U) -> [S::F; D] {
 ///
 /// The operations, and their order, are those of
 /// [`hypercube`](super::hypercube::hypercube) with no period: per axis
-/// `split`, `cell`, primed near and far corner, `fade`; per corner the hash
-/// `lowbias32(key ^ Σ primed)`, then the value or the ramp over the axes
-/// after x; the [`Column`] blends over those axes and the x step of
-/// [`finish`]. Only the order in which nodes are formed differs (depth
-/// first here), which no bit depends on.
+/// `split`, `cell`, primed near and far corner, `fade`; then in kernel
+/// order ([`y_first`]: y, the axes after it, x), per corner the hash
+/// `lowbias32(key ^ Σ primed)`, the value or the ramp over the axes after
+/// y; the [`Column`] blends over those axes and the y step of [`finish`].
+/// Only the order in which nodes are formed differs (depth first here),
+/// which no bit depends on.
 #[inline(always)]
 fn hypercube_nd<S: Simd, const D: usize, const PERLIN_: bool>(
     s: S,
@@ -199,44 +200,47 @@ fn hypercube_nd<S: Simd, const D: usize, const PERLIN_: bool>(
         hi[a] = s.u_add(lo[a], prime);
         (u[a], du[a]) = fade(s, fr);
     }
+    let (frac, u, du) = (y_first(frac), y_first(u), y_first(du));
+    let (lo, hi) = (y_first(lo), y_first(hi));
 
-    // Corner c has bit a − 1 for axis a ≥ 1 and bit D − 1 for x, so the x
-    // sides come last. stack[t]: the node over the axes up to t + 1 whose
+    // In kernel order. Corner c has bit a − 1 for axis a ≥ 1 and bit D − 1
+    // for y, so the y sides come last. stack[t]: the node over the axes up to t + 1 whose
     // corners are on the near side of axis t + 2, waiting for its sibling.
     let mut stack = [Column::<S, D>::zero(s); MAX_D + 1];
-    let mut far_x = Column::zero(s);
+    let mut far_y = Column::zero(s);
     for c in 0..(1usize << D) {
-        let x_far = c >> (D - 1) & 1 == 1;
-        let mut h = s.u_xor(key, if x_far { hi[0] } else { lo[0] });
+        let y_far = c >> (D - 1) & 1 == 1;
+        let mut h = s.u_xor(key, if y_far { hi[0] } else { lo[0] });
         for a in 1..D {
             h = s.u_xor(h, if c >> (a - 1) & 1 == 1 { hi[a] } else { lo[a] });
         }
         let h = lowbias32(s, h);
         let mut node = if PERLIN_ {
-            Column::ramp(s, perlin_gradient::<S, D>(s, h), &frac, c)
+            Column::ramp(s, y_first(perlin_gradient::<S, D>(s, h)), &frac, c)
         } else {
             Column::value(s, lattice_value(s, h))
         };
-        // Each trailing one bit below x's completes a pair along its axis.
+        // Each trailing one bit below y's completes a pair along its axis.
         let mut t = 0;
         while t + 1 < D && c >> t & 1 == 1 {
             node = Column::blend::<PERLIN_>(s, t + 1, &stack[t], &node, u[t + 1], du[t + 1]);
             t += 1;
         }
-        if t + 1 == D && x_far {
-            far_x = node;
+        if t + 1 == D && y_far {
+            far_y = node;
         } else {
             stack[t] = node;
         }
     }
-    finish::<S, D, PERLIN_>(
+    let (v, g) = finish::<S, D, PERLIN_>(
         s,
         &stack[D - 1],
-        &far_x,
+        &far_y,
         (frac[0], u[0], du[0]),
         poison(s, &p),
         PERLIN_SCALE_ND[D - 1] * MARGIN,
-    )
+    );
+    (v, from_y_first(g))
 }
 
 /// A partial sum: a value and its gradient.

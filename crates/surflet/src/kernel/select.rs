@@ -1,7 +1,7 @@
 //! Static kernel selection: one zero-sized type per (noise, periodic) pair, so
 //! a batch loop is monomorphised for exactly one kernel.
 
-use super::hypercube::{RowCache, grid_row, hypercube, hypercube_cached, plan_row, row_planned};
+use super::hypercube::{RowCache, hypercube};
 use super::opensimplex::opensimplex;
 use super::simplex::{simplex1, simplex2, simplex2_hex, simplex3, simplex4};
 use super::{Field, resize};
@@ -36,9 +36,8 @@ pub(crate) trait Kernel<const D: usize>: Copy {
         false
     }
     /// Readies the row announced to `cache` for [`row_planned`](Self::row_planned)
-    /// at the x coordinates `xs · map.0 + map.1` (see
-    /// [`hypercube::plan_row`](super::hypercube::plan_row)); `false` where
-    /// the kernel has no such path.
+    /// at the x coordinates `xs · map.0 + map.1`; `false` where the kernel
+    /// has no such path.
     #[inline(always)]
     fn plan_row<S: Simd>(
         s: S,
@@ -74,9 +73,8 @@ pub(crate) trait Kernel<const D: usize>: Copy {
         p: [S::F; D],
         cache: &mut Self::Cache<S>,
     ) -> (S::F, [S::F; D]);
-    /// [`eval`](Self::eval) for the octaves of a program: value and Perlin
-    /// noise share a grid row's columns through `row` when it is given and
-    /// enabled (the same bits); the other kernels ignore it.
+    /// [`eval`](Self::eval) for the octaves of a program, told the grid row
+    /// the points lie on (`row`) where there is one; no kernel uses it yet.
     #[inline(always)]
     fn eval_row<S: Simd>(
         s: S,
@@ -99,50 +97,9 @@ pub(crate) struct SimplexK<const P: bool>;
 pub(crate) struct SimplexValueK<const P: bool>;
 
 impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
-    type Cache<S: Simd> = RowCache<S, D>;
+    type Cache<S: Simd> = ();
     #[inline(always)]
-    fn new_cache<S: Simd>(s: S, grid: bool) -> RowCache<S, D> {
-        let mut c = RowCache::new(s);
-        c.enabled = grid;
-        c
-    }
-    #[inline(always)]
-    fn start_row<S: Simd>(cache: &mut RowCache<S, D>, rest: [S::E; D]) {
-        cache.start_row(rest);
-    }
-    #[inline(always)]
-    fn row<S: Simd, const GRAD: bool>(
-        s: S,
-        field: &Field<S>,
-        period: &[u32; 4],
-        xs: &[S::E],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
-        cache: &mut RowCache<S, D>,
-    ) -> bool {
-        grid_row::<S, D, false, P, GRAD>(s, field, period, xs, outs, at, bounds, cache)
-    }
-    #[inline(always)]
-    fn plan_row<S: Simd>(
-        s: S,
-        field: &Field<S>,
-        period: &[u32; 4],
-        xs: &[S::E],
-        map: (S::F, S::F),
-        cache: &mut RowCache<S, D>,
-    ) -> bool {
-        plan_row::<S, D, false, P>(s, field, period, xs, map, cache)
-    }
-    #[inline(always)]
-    fn row_planned<S: Simd>(
-        s: S,
-        cache: &RowCache<S, D>,
-        k: usize,
-        p: &[S::F; D],
-    ) -> Option<(S::F, [S::F; D])> {
-        row_planned::<S, D, false>(s, cache, k, p)
-    }
+    fn new_cache<S: Simd>(_: S, _: bool) {}
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         hypercube::<S, D, false, P>(s, field, p)
@@ -151,69 +108,18 @@ impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
     fn eval_cached<S: Simd>(
         s: S,
         field: &Field<S>,
-        period: &[u32; 4],
+        _: &[u32; 4],
         p: [S::F; D],
-        cache: &mut RowCache<S, D>,
+        _: &mut (),
     ) -> (S::F, [S::F; D]) {
-        hypercube_cached::<S, D, false, P>(s, field, period, p, Some(cache))
-    }
-    #[inline(always)]
-    fn eval_row<S: Simd>(
-        s: S,
-        field: &Field<S>,
-        period: &[u32; 4],
-        p: [S::F; D],
-        row: Option<&mut RowCache<S, D>>,
-    ) -> (S::F, [S::F; D]) {
-        hypercube_cached::<S, D, false, P>(s, field, period, p, row)
+        hypercube::<S, D, false, P>(s, field, p)
     }
 }
 
 impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
-    type Cache<S: Simd> = RowCache<S, D>;
+    type Cache<S: Simd> = ();
     #[inline(always)]
-    fn new_cache<S: Simd>(s: S, grid: bool) -> RowCache<S, D> {
-        let mut c = RowCache::new(s);
-        c.enabled = grid;
-        c
-    }
-    #[inline(always)]
-    fn start_row<S: Simd>(cache: &mut RowCache<S, D>, rest: [S::E; D]) {
-        cache.start_row(rest);
-    }
-    #[inline(always)]
-    fn row<S: Simd, const GRAD: bool>(
-        s: S,
-        field: &Field<S>,
-        period: &[u32; 4],
-        xs: &[S::E],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
-        cache: &mut RowCache<S, D>,
-    ) -> bool {
-        grid_row::<S, D, true, P, GRAD>(s, field, period, xs, outs, at, bounds, cache)
-    }
-    #[inline(always)]
-    fn plan_row<S: Simd>(
-        s: S,
-        field: &Field<S>,
-        period: &[u32; 4],
-        xs: &[S::E],
-        map: (S::F, S::F),
-        cache: &mut RowCache<S, D>,
-    ) -> bool {
-        plan_row::<S, D, true, P>(s, field, period, xs, map, cache)
-    }
-    #[inline(always)]
-    fn row_planned<S: Simd>(
-        s: S,
-        cache: &RowCache<S, D>,
-        k: usize,
-        p: &[S::F; D],
-    ) -> Option<(S::F, [S::F; D])> {
-        row_planned::<S, D, true>(s, cache, k, p)
-    }
+    fn new_cache<S: Simd>(_: S, _: bool) {}
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         hypercube::<S, D, true, P>(s, field, p)
@@ -222,21 +128,11 @@ impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
     fn eval_cached<S: Simd>(
         s: S,
         field: &Field<S>,
-        period: &[u32; 4],
+        _: &[u32; 4],
         p: [S::F; D],
-        cache: &mut RowCache<S, D>,
+        _: &mut (),
     ) -> (S::F, [S::F; D]) {
-        hypercube_cached::<S, D, true, P>(s, field, period, p, Some(cache))
-    }
-    #[inline(always)]
-    fn eval_row<S: Simd>(
-        s: S,
-        field: &Field<S>,
-        period: &[u32; 4],
-        p: [S::F; D],
-        row: Option<&mut RowCache<S, D>>,
-    ) -> (S::F, [S::F; D]) {
-        hypercube_cached::<S, D, true, P>(s, field, period, p, row)
+        hypercube::<S, D, true, P>(s, field, p)
     }
 }
 
