@@ -801,6 +801,33 @@ fn surflet_rows() -> Vec<(String, usize, Run)> {
             }),
         ));
     }
+    // The benchmark's fBm workloads: 3 octaves at frequency 1/64, spacing 1.
+    for (kind, name) in [(NoiseKind::Value, "value"), (NoiseKind::Perlin, "perlin")] {
+        use surflet::{Field, Fractal, FractalKind, FractalParams};
+        let params = FractalParams {
+            octaves: 3,
+            frequency: 1.0 / 64.0,
+            ..FractalParams::new(FractalKind::Fbm)
+        };
+        let f2 = Fractal::new(Noise::<2>::new(kind, 1), params).unwrap();
+        let g2 = Grid::<f32, 2>::uniform([0.01; 2], [1.0; 2], [1024; 2]).unwrap();
+        v.push((
+            format!("surflet fbm3 {name}2 grid 1/64"),
+            1024 * 1024,
+            Box::new(move |o: &mut [f32]| {
+                f2.grid(&g2, o).unwrap();
+            }),
+        ));
+        let f3 = Fractal::new(Noise::<3>::new(kind, 1), params).unwrap();
+        let g3 = Grid::<f32, 3>::uniform([0.01; 3], [1.0; 3], [128; 3]).unwrap();
+        v.push((
+            format!("surflet fbm3 {name}3 grid 1/64"),
+            128 * 128 * 128,
+            Box::new(move |o: &mut [f32]| {
+                f3.grid(&g3, o).unwrap();
+            }),
+        ));
+    }
     let xs: Vec<f32> = (0..1024 * 1024)
         .map(|i| 0.01 + (i % 1024) as f32 * 0.03)
         .collect();

@@ -8,8 +8,10 @@
 //! blends the two along y. So the points of a grid that share a y cell and
 //! their other coordinates share their columns, and each is left with one
 //! step along y (quick-noise's association; measured against the other
-//! orders in `docs/PERF-HISTORY.md`, "The arithmetic chosen"). 1D noise has
-//! only x, which is then the last axis.
+//! orders in `docs/PERF-HISTORY.md`, "The arithmetic chosen"): the band
+//! engine below ([`RowCache`], [`grid_row`], [`plan_row`]) makes the
+//! columns once per band of rows. 1D noise has only x, which is then the
+//! last axis.
 //!
 //! The code blends in *kernel order*: the axes rotated so that y comes
 //! first ([`y_first`]), axis 0 of that order is the last one blended and
@@ -18,6 +20,8 @@
 //! `lerp(u, ∇lo, ∇hi)` plus `u'(t) (hi − lo)` along the blended axis.
 
 use super::{Field, MARGIN, PRIMES, fade, lattice_value, lowbias32, poison, split, split_periodic};
+use crate::batch::{load_row, store_row};
+use crate::prelude_internal::*;
 use crate::simd::Element;
 use crate::simd::Simd;
 
@@ -422,22 +426,64 @@ const SCALE: [f64; 4] = [
     PERLIN_SCALE[3] * MARGIN,
 ];
 
-/// The row of a grid that the vectors of a batch lie on, announced by
-/// [`Lanes::start_row`](crate::batch::Lanes::start_row): a fractal's
-/// octave pass reads it to know that its chunk is one row. No kernel has a
-/// row path of its own since value and Perlin noise blend along y last
-/// (a row no longer shares their columns); the grid engine that shares
-/// their work between the rows of a cell replaces it.
+/// Points of a row whose columns a [`RowCache`] keeps at once (a longer
+/// row is done a stretch at a time, and its rows then share nothing).
+const BAND_MAX: usize = 4096;
+
+/// What a [`RowCache`]'s columns were made for: the rows of one band (the
+/// same y cell and the same coordinates on the axes after y) over one
+/// stretch of x coordinates, mapped the same way.
+#[derive(Clone, Copy, PartialEq)]
+struct BandKey {
+    /// The x stretch's address and length (a stretch of the grid's axis 0,
+    /// unchanged while the cache lives: see
+    /// [`Lanes::row`](crate::batch::Lanes::row)).
+    xs: (usize, usize),
+    /// An octave's map of x (`freq`, `offset`) as bits; 0 for none.
+    map: (u64, u64),
+    /// y's primed near and far lattice positions.
+    y: (u32, u32),
+    /// The row's coordinates on the axes after y, as bits.
+    rest: [u64; 4],
+}
+
+/// The band engine's memory, per block of a grid call: the row announced
+/// by [`Lanes::start_row`](crate::batch::Lanes::start_row) and the
+/// [`Column`]s of its band.
+///
+/// Value and Perlin noise blend along y last, so every row of a band (the
+/// rows in one y cell, with the same z and w) has the same two columns at
+/// each x: they are made once per band, for every vector of the row, and
+/// each row then only [`finish`]es, one step along y, which is exactly the
+/// point kernel's last step. So the bits are the point kernel's.
 pub(crate) struct RowCache<S: Simd, const D: usize> {
     /// The coordinates on axes 1.. (entry 0 unused) of the row every
     /// vector lies on until the next [`start_row`](Self::start_row).
     row: Option<[S::E; D]>,
+    key: Option<BandKey>,
+    /// Per vector of the stretch: its x coordinates (mapped), whether the
+    /// kernel may take them as they are (else the caller's per-lane path,
+    /// which saturates coordinates beyond the float range), and its
+    /// columns at the near and far y side.
+    x: Vec<S::F>,
+    ok: Vec<bool>,
+    cols: Vec<[Column<S, D>; 2]>,
+    /// The announced row's y fraction, fade and fade derivative.
+    y: (S::F, S::F, S::F),
 }
 
 impl<S: Simd, const D: usize> RowCache<S, D> {
     #[inline(always)]
-    pub(crate) fn new(_: S) -> Self {
-        RowCache { row: None }
+    pub(crate) fn new(s: S) -> Self {
+        let z = s.zero();
+        RowCache {
+            row: None,
+            key: None,
+            x: Vec::new(),
+            ok: Vec::new(),
+            cols: Vec::new(),
+            y: (z, z, z),
+        }
     }
 
     /// Whether a row is announced (see [`start_row`](Self::start_row)).
@@ -447,7 +493,8 @@ impl<S: Simd, const D: usize> RowCache<S, D> {
     }
 
     /// The vectors until the next call lie on the row whose coordinates on
-    /// axes 1.. are `rest`'s; a NaN row is not announced.
+    /// axes 1.. are `rest`'s; a NaN row is not announced (the per-vector
+    /// path takes it).
     #[inline(always)]
     pub(crate) fn start_row(&mut self, rest: [S::E; D]) {
         let mut nan = false;
@@ -456,6 +503,179 @@ impl<S: Simd, const D: usize> RowCache<S, D> {
         }
         self.row = if nan { None } else { Some(rest) };
     }
+}
+
+/// Lane 0 of `v`, as bits.
+#[inline(always)]
+fn first_bits<S: Simd>(s: S, v: S::F) -> u64 {
+    let mut t = [S::E::ZERO; 16];
+    s.store(v, &mut t);
+    t[0].to_f64().to_bits()
+}
+
+/// Readies `cache` for the announced row at the x coordinates `xs`
+/// (mapped to `xs · freq + offset` if `map` is given, as an octave maps
+/// them): the row's y quantities, and every vector's columns unless they
+/// are already this band's. Returns `false`, for the caller's per-vector
+/// path, where there is no row, no y axis or too long a stretch.
+#[inline(always)]
+fn ready_band<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
+    s: S,
+    field: &Field<S>,
+    xs: &[S::E],
+    map: Option<(S::F, S::F)>,
+    cache: &mut RowCache<S, D>,
+) -> bool {
+    let Some(rest) = cache.row else {
+        return false;
+    };
+    if D < 2 || xs.len() > BAND_MAX {
+        return false;
+    }
+    let zero = s.zero();
+    let mut p = [zero; D];
+    for a in 1..D {
+        p[a] = s.splat(rest[a]);
+    }
+    // The row's own axes (x is left at 0: only y's quantities are read).
+    let ax = axes::<S, D, PERIODIC>(s, field, p).y_first();
+    cache.y = (ax.frac[0], ax.u[0], ax.du[0]);
+    let mut rest_bits = [0u64; 4];
+    for a in 2..D {
+        rest_bits[a] = rest[a].to_f64().to_bits();
+    }
+    let key = BandKey {
+        xs: (xs.as_ptr() as usize, xs.len()),
+        map: map.map_or((0, 0), |(f, o)| (first_bits(s, f), first_bits(s, o))),
+        y: (s.u_first(ax.lo[0]), s.u_first(ax.hi[0])),
+        rest: rest_bits,
+    };
+    if cache.key == Some(key) {
+        return true;
+    }
+    cache.key = None;
+    cache.x.clear();
+    cache.ok.clear();
+    cache.cols.clear();
+    let l = S::LANES;
+    for i in (0..xs.len()).step_by(l) {
+        let mut x = load_row(s, xs, i);
+        let mut ok = true;
+        if let Some((freq, offset)) = map {
+            x = s.add(s.mul(x, freq), offset);
+            // NaN lanes fail `<=` and go to the per-lane path too.
+            let fine = s.le(s.abs(x), s.splat(S::E::MAX));
+            ok = !s.any(s.m_andnot(s.splat_true(), fine));
+        }
+        p[0] = x;
+        let ax = axes::<S, D, PERIODIC>(s, field, p).y_first();
+        let c0 = column::<S, D, PERLIN>(s, field.key, ax.lo[0], &ax);
+        let c1 = column::<S, D, PERLIN>(s, field.key, ax.hi[0], &ax);
+        cache.x.push(x);
+        cache.ok.push(ok);
+        cache.cols.push([c0, c1]);
+    }
+    cache.key = Some(key);
+    true
+}
+
+/// The noise at vector `k` of the readied stretch, on the row whose
+/// coordinates on axes 1.. are `p`'s: the point kernel's last step.
+#[inline(always)]
+fn band_point<S: Simd, const D: usize, const PERLIN: bool>(
+    s: S,
+    cache: &RowCache<S, D>,
+    k: usize,
+    p: &[S::F; D],
+) -> (S::F, [S::F; D]) {
+    let mut p = *p;
+    p[0] = cache.x[k];
+    let [c0, c1] = &cache.cols[k];
+    let (v, g) = finish::<S, D, PERLIN>(s, c0, c1, cache.y, poison(s, &p), SCALE[D - 1]);
+    (v, from_y_first(g))
+}
+
+/// A stretch of a grid row, `xs` along x on the row that
+/// [`RowCache::start_row`] announced: writes each point's value to
+/// `outs[0][at..]` and, if `GRAD`, its gradient to `outs[1..=D][at..]`,
+/// and widens `lo`/`hi` by the values (−0 counted as +0). Returns `false`,
+/// having done nothing, where [`ready_band`] declines, for the caller's
+/// general loop.
+#[inline(always)]
+pub(crate) fn grid_row<
+    S: Simd,
+    const D: usize,
+    const PERLIN: bool,
+    const PERIODIC: bool,
+    const GRAD: bool,
+>(
+    s: S,
+    field: &Field<S>,
+    xs: &[S::E],
+    outs: &mut [&mut [S::E]],
+    at: usize,
+    (lo, hi): (&mut S::F, &mut S::F),
+    cache: &mut RowCache<S, D>,
+) -> bool {
+    let Some(rest) = cache.row else {
+        return false;
+    };
+    if D < 2 {
+        return false;
+    }
+    let l = S::LANES;
+    let mut p = [s.zero(); D];
+    for a in 1..D {
+        p[a] = s.splat(rest[a]);
+    }
+    // The bounds in locals, not behind the pointers.
+    let (mut vlo, mut vhi) = (*lo, *hi);
+    let mut done = 0;
+    while done < xs.len() {
+        let part = &xs[done..xs.len().min(done + BAND_MAX)];
+        let ready = ready_band::<S, D, PERLIN, PERIODIC>(s, field, part, None, cache);
+        debug_assert!(ready);
+        let n = part.len();
+        for k in 0..n.div_ceil(l) {
+            let r = band_point::<S, D, PERLIN>(s, cache, k, &p);
+            let len = (n - k * l).min(l);
+            store_row::<S, D, GRAD>(s, r, outs, at + done + k * l, len, (&mut vlo, &mut vhi));
+        }
+        done += n;
+    }
+    *lo = vlo;
+    *hi = vhi;
+    true
+}
+
+/// Readies `cache` for the announced row at the x coordinates
+/// `xs · freq + offset` (`map`, an octave's): returns whether
+/// [`row_planned`] may be asked.
+#[inline(always)]
+pub(crate) fn plan_row<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
+    s: S,
+    field: &Field<S>,
+    xs: &[S::E],
+    map: (S::F, S::F),
+    cache: &mut RowCache<S, D>,
+) -> bool {
+    ready_band::<S, D, PERLIN, PERIODIC>(s, field, xs, Some(map), cache)
+}
+
+/// The `k`-th vector of the row that [`plan_row`] readied, for the point
+/// whose coordinates on axes 1.. are `p`'s; `None` where it takes the
+/// per-lane path.
+#[inline(always)]
+pub(crate) fn row_planned<S: Simd, const D: usize, const PERLIN: bool>(
+    s: S,
+    cache: &RowCache<S, D>,
+    k: usize,
+    p: &[S::F; D],
+) -> Option<(S::F, [S::F; D])> {
+    if !*cache.ok.get(k)? {
+        return None;
+    }
+    Some(band_point::<S, D, PERLIN>(s, cache, k, p))
 }
 
 #[inline(always)]

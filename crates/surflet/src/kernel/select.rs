@@ -1,7 +1,7 @@
 //! Static kernel selection: one zero-sized type per (noise, periodic) pair, so
 //! a batch loop is monomorphised for exactly one kernel.
 
-use super::hypercube::{RowCache, hypercube};
+use super::hypercube::{RowCache, grid_row, hypercube, plan_row, row_planned};
 use super::opensimplex::opensimplex;
 use super::simplex::{simplex1, simplex2, simplex2_hex, simplex3, simplex4};
 use super::{Field, resize};
@@ -74,7 +74,8 @@ pub(crate) trait Kernel<const D: usize>: Copy {
         cache: &mut Self::Cache<S>,
     ) -> (S::F, [S::F; D]);
     /// [`eval`](Self::eval) for the octaves of a program, told the grid row
-    /// the points lie on (`row`) where there is one; no kernel uses it yet.
+    /// the points lie on (`row`) where there is one (the per-lane path of
+    /// an octave pass; no kernel needs it there).
     #[inline(always)]
     fn eval_row<S: Simd>(
         s: S,
@@ -97,9 +98,48 @@ pub(crate) struct SimplexK<const P: bool>;
 pub(crate) struct SimplexValueK<const P: bool>;
 
 impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
-    type Cache<S: Simd> = ();
+    type Cache<S: Simd> = RowCache<S, D>;
     #[inline(always)]
-    fn new_cache<S: Simd>(_: S, _: bool) {}
+    fn new_cache<S: Simd>(s: S, _: bool) -> RowCache<S, D> {
+        RowCache::new(s)
+    }
+    #[inline(always)]
+    fn start_row<S: Simd>(cache: &mut RowCache<S, D>, rest: [S::E; D]) {
+        cache.start_row(rest);
+    }
+    #[inline(always)]
+    fn row<S: Simd, const GRAD: bool>(
+        s: S,
+        field: &Field<S>,
+        _: &[u32; 4],
+        xs: &[S::E],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        bounds: (&mut S::F, &mut S::F),
+        cache: &mut RowCache<S, D>,
+    ) -> bool {
+        grid_row::<S, D, false, P, GRAD>(s, field, xs, outs, at, bounds, cache)
+    }
+    #[inline(always)]
+    fn plan_row<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        _: &[u32; 4],
+        xs: &[S::E],
+        map: (S::F, S::F),
+        cache: &mut RowCache<S, D>,
+    ) -> bool {
+        plan_row::<S, D, false, P>(s, field, xs, map, cache)
+    }
+    #[inline(always)]
+    fn row_planned<S: Simd>(
+        s: S,
+        cache: &RowCache<S, D>,
+        k: usize,
+        p: &[S::F; D],
+    ) -> Option<(S::F, [S::F; D])> {
+        row_planned::<S, D, false>(s, cache, k, p)
+    }
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         hypercube::<S, D, false, P>(s, field, p)
@@ -110,16 +150,55 @@ impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
         field: &Field<S>,
         _: &[u32; 4],
         p: [S::F; D],
-        _: &mut (),
+        _: &mut RowCache<S, D>,
     ) -> (S::F, [S::F; D]) {
         hypercube::<S, D, false, P>(s, field, p)
     }
 }
 
 impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
-    type Cache<S: Simd> = ();
+    type Cache<S: Simd> = RowCache<S, D>;
     #[inline(always)]
-    fn new_cache<S: Simd>(_: S, _: bool) {}
+    fn new_cache<S: Simd>(s: S, _: bool) -> RowCache<S, D> {
+        RowCache::new(s)
+    }
+    #[inline(always)]
+    fn start_row<S: Simd>(cache: &mut RowCache<S, D>, rest: [S::E; D]) {
+        cache.start_row(rest);
+    }
+    #[inline(always)]
+    fn row<S: Simd, const GRAD: bool>(
+        s: S,
+        field: &Field<S>,
+        _: &[u32; 4],
+        xs: &[S::E],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        bounds: (&mut S::F, &mut S::F),
+        cache: &mut RowCache<S, D>,
+    ) -> bool {
+        grid_row::<S, D, true, P, GRAD>(s, field, xs, outs, at, bounds, cache)
+    }
+    #[inline(always)]
+    fn plan_row<S: Simd>(
+        s: S,
+        field: &Field<S>,
+        _: &[u32; 4],
+        xs: &[S::E],
+        map: (S::F, S::F),
+        cache: &mut RowCache<S, D>,
+    ) -> bool {
+        plan_row::<S, D, true, P>(s, field, xs, map, cache)
+    }
+    #[inline(always)]
+    fn row_planned<S: Simd>(
+        s: S,
+        cache: &RowCache<S, D>,
+        k: usize,
+        p: &[S::F; D],
+    ) -> Option<(S::F, [S::F; D])> {
+        row_planned::<S, D, true>(s, cache, k, p)
+    }
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         hypercube::<S, D, true, P>(s, field, p)
@@ -130,7 +209,7 @@ impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
         field: &Field<S>,
         _: &[u32; 4],
         p: [S::F; D],
-        _: &mut (),
+        _: &mut RowCache<S, D>,
     ) -> (S::F, [S::F; D]) {
         hypercube::<S, D, true, P>(s, field, p)
     }
