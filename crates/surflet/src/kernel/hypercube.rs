@@ -20,10 +20,10 @@
 //! `lerp(u, ∇lo, ∇hi)` plus `u'(t) (hi − lo)` along the blended axis.
 
 use super::{Field, MARGIN, PRIMES, fade, lattice_value, lowbias32, poison, split, split_periodic};
-use crate::batch::{load_row, store_row};
+use crate::batch::{load_row, store_row, widen};
 use crate::prelude_internal::*;
 use crate::simd::Element;
-use crate::simd::Simd;
+use crate::simd::{Call, Simd};
 
 /// 1 / sup |Perlin| for each dimension's gradient set (index D − 1), so that
 /// the normalised noise spans [-1, 1] (times [`MARGIN`]). Derived in `docs/RANGES.md`:
@@ -579,6 +579,23 @@ fn ready_band<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>
     true
 }
 
+/// [`ready_band`] without a map as a [`Call`], for [`grid_row`].
+struct ReadyBand<'a, 'c, S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool> {
+    field: &'a Field<S>,
+    xs: &'a [S::E],
+    cache: &'c mut RowCache<S, D>,
+}
+
+impl<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool> Call<S>
+    for ReadyBand<'_, '_, S, D, PERLIN, PERIODIC>
+{
+    type Output = bool;
+    #[inline(always)]
+    fn call(self, s: S) -> bool {
+        ready_band::<S, D, PERLIN, PERIODIC>(s, self.field, self.xs, None, self.cache)
+    }
+}
+
 /// The noise at vector `k` of the readied stretch, on the row whose
 /// coordinates on axes 1.. are `p`'s: the point kernel's last step.
 #[inline(always)]
@@ -633,13 +650,53 @@ pub(crate) fn grid_row<
     let mut done = 0;
     while done < xs.len() {
         let part = &xs[done..xs.len().min(done + BAND_MAX)];
-        let ready = ready_band::<S, D, PERLIN, PERIODIC>(s, field, part, None, cache);
+        // Out of line: once per stretch, and one copy per kernel rather
+        // than one per gradient flag.
+        let ready = s.outline(ReadyBand::<S, D, PERLIN, PERIODIC> {
+            field,
+            xs: part,
+            cache,
+        });
         debug_assert!(ready);
         let n = part.len();
-        for k in 0..n.div_ceil(l) {
-            let r = band_point::<S, D, PERLIN>(s, cache, k, &p);
-            let len = (n - k * l).min(l);
-            store_row::<S, D, GRAD>(s, r, outs, at + done + k * l, len, (&mut vlo, &mut vhi));
+        let full = n / l;
+        {
+            // The whole vectors in a loop that holds nothing else, the
+            // value output as slices checked once here rather than per
+            // store (through `store_row` the checks and the reloads of the
+            // output slices cost a third of such a loop).
+            let (value, grads) = outs.split_at_mut(1);
+            let value = &mut value[0][at + done..at + done + full * l];
+            for (k, ((x, [c0, c1]), o)) in cache
+                .x
+                .iter()
+                .zip(&cache.cols)
+                .zip(value.chunks_exact_mut(l))
+                .enumerate()
+            {
+                p[0] = *x;
+                let (v, g) =
+                    finish::<S, D, PERLIN>(s, c0, c1, cache.y, poison(s, &p), SCALE[D - 1]);
+                s.store(v, o);
+                if GRAD {
+                    let g = from_y_first(g);
+                    for a in 0..D {
+                        s.store(g[a], &mut grads[a][at + done + k * l..]);
+                    }
+                }
+                widen(s, v, (&mut vlo, &mut vhi));
+            }
+        }
+        if full * l < n {
+            let r = band_point::<S, D, PERLIN>(s, cache, full, &p);
+            store_row::<S, D, GRAD>(
+                s,
+                r,
+                outs,
+                at + done + full * l,
+                n - full * l,
+                (&mut vlo, &mut vhi),
+            );
         }
         done += n;
     }
