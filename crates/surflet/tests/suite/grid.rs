@@ -252,9 +252,9 @@ fn long_rows_equal_points() {
             for g in &grids {
                 check(&format!("long rows fBm {kind}"), &fr, g);
             }
-            // Longer than the stretch that one plan of a row's x work
-            // covers (2048 points), ending partway through a vector, with
-            // a step whose vectors sometimes span three cells.
+            // Longer than the stretch whose columns one band keeps (4096
+            // points), ending partway through a vector, with a step whose
+            // vectors sometimes span three cells.
             let size: [usize; D] = core::array::from_fn(|a| if a == 0 { 4203 } else { 2 });
             let origin = core::array::from_fn(|a| F::from_f64([-7.1, 0.3, 2.2, -0.6][a]));
             for step in [0.0113, 0.29] {
