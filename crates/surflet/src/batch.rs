@@ -48,6 +48,28 @@ pub(crate) trait Lanes<S: Simd, const D: usize> {
         let _ = (s, xs, outs, at, bounds);
         false
     }
+    /// Evaluates whole grid rows: the rows at y coordinates `ys`, each at
+    /// x coordinates `xs` (the grid's whole axis 0), with the coordinates
+    /// on the axes after y `rest`'s (entries 0 and 1 unused), as [`exec`]
+    /// would vector by vector (the same bits). Row `r` goes to
+    /// `outs[k][at + r·xs.len()..]`; `lo`/`hi` are widened by the values
+    /// (−0 as +0). Returns `false`, having done nothing, where it has no
+    /// such path.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments, reason = "one run of rows' whole context")]
+    fn rows(
+        &self,
+        s: S,
+        xs: &[S::E],
+        ys: &[S::E],
+        rest: [S::E; D],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        bounds: (&mut S::F, &mut S::F),
+    ) -> bool {
+        let _ = (s, xs, ys, rest, outs, at, bounds);
+        false
+    }
 }
 
 /// What a block evaluates at: a slice of a point array, or a stretch of a
@@ -177,6 +199,19 @@ pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
                     rest[a] = axes[a][row % m];
                     p[a] = s.splat(rest[a]);
                     row /= m;
+                }
+                // Whole rows up to the end of the block or of the y axis
+                // (after which z or w moves) in one call where the lanes
+                // take them.
+                if D >= 2 && x0 == 0 && n - done >= nx {
+                    let ny = axes[1].len();
+                    let y0 = flat / nx % ny;
+                    let count = ((n - done) / nx).min(ny - y0);
+                    let ys = &axes[1][y0..y0 + count];
+                    if lanes.rows(s, axes[0], ys, rest, outs, done, (&mut lo, &mut hi)) {
+                        done += count * nx;
+                        continue;
+                    }
                 }
                 lanes.start_row(rest);
                 let len = (nx - x0).min(n - done);

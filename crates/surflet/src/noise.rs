@@ -589,6 +589,41 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
     }
 }
 
+/// One kernel's [`Kernel::rows`] as a [`Call`], run out of line (see
+/// [`Simd::outline`]).
+struct RowsRunCall<'a, 'c, S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> {
+    field: &'a Field<S>,
+    period: &'a [u32; 4],
+    xs: &'a [S::E],
+    ys: &'a [S::E],
+    rest: [S::E; D],
+    outs: &'a mut [&'c mut [S::E]],
+    at: usize,
+    bounds: (&'a mut S::F, &'a mut S::F),
+    cache: &'a mut K::Cache<S>,
+}
+
+impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
+    for RowsRunCall<'_, '_, S, K, D, GRAD>
+{
+    type Output = bool;
+    #[inline(always)]
+    fn call(self, s: S) -> bool {
+        K::rows::<S, GRAD>(
+            s,
+            self.field,
+            self.period,
+            self.xs,
+            self.ys,
+            self.rest,
+            self.outs,
+            self.at,
+            self.bounds,
+            self.cache,
+        )
+    }
+}
+
 /// A noise kernel on lanes, with or without the gradient, keeping the
 /// kernel's cache from one vector to the next.
 struct NoiseLanes<'a, S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> {
@@ -620,6 +655,31 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
             field: self.field,
             period: &self.period,
             xs,
+            outs,
+            at,
+            bounds,
+            cache: &mut cache,
+        })
+    }
+    #[inline(always)]
+    fn rows(
+        &self,
+        s: S,
+        xs: &[S::E],
+        ys: &[S::E],
+        rest: [S::E; D],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        bounds: (&mut S::F, &mut S::F),
+    ) -> bool {
+        let mut cache = self.cache.borrow_mut();
+        // Out of line, once per run of rows.
+        s.outline(RowsRunCall::<S, K, D, GRAD> {
+            field: self.field,
+            period: &self.period,
+            xs,
+            ys,
+            rest,
             outs,
             at,
             bounds,

@@ -25,7 +25,7 @@ use crate::float::Float;
 use crate::fractal_kind::FractalKind;
 use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
-use crate::kernel::hypercube::RowCache;
+use crate::kernel::hypercube::{BAND_MAX, OctaveMap, OctaveSink, RowCache, Sums};
 use crate::kernel::select::{Kernel, PerlinK, ValueK};
 use crate::noise::{Noise, NoiseKind, Sample};
 use crate::noise::{RowCall, batch_outs};
@@ -613,17 +613,13 @@ pub(crate) fn program_lanes<S: Simd, const D: usize, O: Octs<S, D>, const GRAD: 
 struct ProgLanes<'a, S: Simd, const D: usize, const GRAD: bool> {
     prog: &'a Program<D>,
     octs: Cached<S, D>,
-    /// Whether grid rows may go octave by octave ([`Lanes::row`]): one
+    /// Whether grid rows may go octave by octave ([`Lanes::rows`]): one
     /// layer (no warps) of value and Perlin octaves.
     by_octave: bool,
     /// The announced row's coordinates on axes 1...
     rest: core::cell::Cell<[S::E; D]>,
-    /// Each octave's noise and gradient over a chunk of a row, then the
-    /// chunk's sums; kept from row to row (a zeroed array per chunk cost
-    /// short rows more than their noise).
-    scratch: core::cell::RefCell<Vec<Acc<S, D>>>,
-    /// The chunk's x coordinates.
-    xv: core::cell::RefCell<Vec<S::F>>,
+    /// The sums of a piece of rows, kept from piece to piece.
+    acc: core::cell::RefCell<AccRows<S, D>>,
 }
 
 impl<'a, S: Simd, const D: usize, const GRAD: bool> ProgLanes<'a, S, D, GRAD> {
@@ -638,125 +634,375 @@ impl<'a, S: Simd, const D: usize, const GRAD: bool> ProgLanes<'a, S, D, GRAD> {
             octs,
             by_octave,
             rest: core::cell::Cell::new([S::E::ZERO; D]),
-            scratch: core::cell::RefCell::new(Vec::new()),
-            xv: core::cell::RefCell::new(Vec::new()),
+            acc: core::cell::RefCell::new(AccRows::default()),
         }
     }
 }
 
-/// A value and its gradient on lanes.
-type Acc<S, const D: usize> = (<S as Simd>::F, [<S as Simd>::F; D]);
+/// Points of a piece of rows whose sums are kept at once: each octave
+/// passes over the piece, so its sums stay in the first- or second-level
+/// cache between octaves.
+const PIECE: usize = 8192;
 
-/// Vectors per chunk of a row in [`ProgLanes`]' octave-by-octave path:
-/// each octave's results for a chunk stay in the first-level cache.
-const CHUNK: usize = 16;
-// `OctavePass` keeps one bit per vector of a chunk in a `u32`.
-const _: () = assert!(CHUNK <= 32);
+/// A [`LayerAcc`] per vector of a piece of rows, each part kept only where
+/// the fractal kind or the gradient needs it.
+struct AccRows<S: Simd, const D: usize> {
+    v: Vec<S::F>,
+    w: Vec<S::F>,
+    g: Vec<[S::F; D]>,
+    gw: Vec<[S::F; D]>,
+}
 
-/// One octave of a program over a chunk of a grid row: the octave's noise
-/// and gradient at each vector of x coordinates `xv` on the row `row`,
-/// computed exactly as [`layer_lanes`] computes them for one vector.
-struct OctavePass<'a, 'c, S: Simd, K, const D: usize, const GRAD: bool> {
+impl<S: Simd, const D: usize> Default for AccRows<S, D> {
+    fn default() -> Self {
+        AccRows {
+            v: Vec::new(),
+            w: Vec::new(),
+            g: Vec::new(),
+            gw: Vec::new(),
+        }
+    }
+}
+
+/// Whether a fractal kind carries a weight from octave to octave.
+fn weighted(kind: FractalKind) -> bool {
+    matches!(kind, FractalKind::Ridged | FractalKind::Hybrid)
+}
+
+impl<S: Simd, const D: usize> AccRows<S, D> {
+    /// `n` vectors of fresh sums ([`LayerAcc::new`]'s). The first octave
+    /// assigns the value and its gradient, so only the weight and its
+    /// gradient are set here.
+    #[inline(always)]
+    fn reset(&mut self, s: S, n: usize, grad: bool, weight: bool) {
+        let (zero, one) = (s.zero(), s.c(1.0));
+        if self.v.len() < n {
+            self.v.resize(n, zero);
+        }
+        if grad && self.g.len() < n {
+            self.g.resize(n, [zero; D]);
+        }
+        if weight {
+            self.w.clear();
+            self.w.resize(n, one);
+            if grad {
+                self.gw.clear();
+                self.gw.resize(n, [zero; D]);
+            }
+        }
+    }
+
+    /// Vector `k`'s sums.
+    #[inline(always)]
+    fn get<const GRAD: bool>(&self, s: S, k: usize, weight: bool) -> LayerAcc<S, D> {
+        let mut a = LayerAcc::new(s);
+        a.v = self.v[k];
+        if weight {
+            a.w = self.w[k];
+        }
+        if GRAD {
+            a.g = self.g[k];
+            if weight {
+                a.gw = self.gw[k];
+            }
+        }
+        a
+    }
+
+    #[inline(always)]
+    fn set<const GRAD: bool>(&mut self, k: usize, a: &LayerAcc<S, D>, weight: bool) {
+        self.v[k] = a.v;
+        if weight {
+            self.w[k] = a.w;
+        }
+        if GRAD {
+            self.g[k] = a.g;
+            if weight {
+                self.gw[k] = a.gw;
+            }
+        }
+    }
+}
+
+/// Adds one octave's row to a row of sums: the kernel's points go
+/// through [`add_octave`], and its misses through the per-lane path of
+/// [`layer_lanes`] (the same bits either way).
+struct AccSink<'a, S: Simd, K, const D: usize, const GRAD: bool, const FBM: bool> {
     o: &'a Oct<S>,
-    period: [u32; 4],
-    row: [S::F; D],
-    /// The whole stretch of the row (for the kernel's plan of it), and
-    /// where in it the chunk starts, in vectors.
+    period: &'a [u32; 4],
+    layer: &'a LayerSpec,
+    j: usize,
     xs: &'a [S::E],
-    first: usize,
-    xv: &'a [S::F],
+    /// The row's coordinates on axes 1.., unmapped.
+    row: [S::F; D],
+    acc: &'a mut AccRows<S, D>,
+    /// Vectors per row, and the row's first vector in `acc`.
+    nv: usize,
+    base: usize,
+    kernel: core::marker::PhantomData<fn() -> K>,
+}
+
+impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool, const FBM: bool> OctaveSink<S, D>
+    for AccSink<'_, S, K, D, GRAD, FBM>
+{
+    #[inline(always)]
+    fn start_row(&mut self, r: usize, row: [S::F; D]) {
+        self.base = r * self.nv;
+        self.row = row;
+    }
+    #[inline(always)]
+    fn put(&mut self, s: S, k: usize, n: S::F, gn: [S::F; D]) {
+        let i = self.base + k;
+        if FBM && !GRAD {
+            // `add_octave` for fBm without the gradient.
+            let c = s.mul(self.o.amp, n);
+            let v = &mut self.acc.v[i];
+            *v = if self.j == 0 { c } else { s.add(*v, c) };
+            return;
+        }
+        let weight = weighted(self.layer.kind);
+        let mut a = self.acc.get::<GRAD>(s, i, weight);
+        let gn = if GRAD { gn } else { [s.zero(); D] };
+        add_octave(
+            s,
+            self.layer,
+            self.j,
+            self.o.freq,
+            self.o.amp,
+            n,
+            gn,
+            &mut a,
+        );
+        self.acc.set::<GRAD>(i, &a, weight);
+    }
+    #[inline(always)]
+    fn sums(&mut self) -> Option<Sums<'_, S>> {
+        if FBM && !GRAD {
+            Some((&mut self.acc.v[self.base..], self.o.amp, self.j == 0))
+        } else {
+            None
+        }
+    }
+    #[inline(always)]
+    fn miss(&mut self, s: S, k: usize) {
+        let o = self.o;
+        let zero = s.zero();
+        let mut x = self.row;
+        x[0] = batch::load_row(s, self.xs, k * S::LANES);
+        let mut xi = [zero; D];
+        for a in 0..D {
+            xi[a] = s.add(s.mul(x[a], o.freq), o.offset[a]);
+        }
+        octave_overflow(s, &mut xi, x, o.freq, o.offset);
+        // Out of line: rare on a grid (overflow, long rows), and one copy
+        // per kernel rather than one per sink.
+        let (n, gn) = s.outline(RowCall::<S, K, D> {
+            field: &o.field,
+            period: self.period,
+            p: xi,
+            cache: None,
+            kernel: core::marker::PhantomData,
+        });
+        self.put(s, k, n, gn);
+    }
+}
+
+/// One octave of a program over a piece of grid rows (`ys`, each the
+/// stretch `xs` along x, the coordinates on the axes after y `rest`'s),
+/// adding each point's noise to its sums in `acc`, exactly as
+/// [`layer_lanes`] adds it for one vector.
+struct OctaveRows<'a, 'c, S: Simd, K, const D: usize, const GRAD: bool> {
+    o: &'a Oct<S>,
+    spec: &'a OctaveSpec<D>,
+    layer: &'a LayerSpec,
+    j: usize,
+    xs: &'a [S::E],
+    ys: &'a [S::E],
+    rest: [S::E; D],
     cache: &'c mut RowCache<S, D>,
-    out: &'a mut [Acc<S, D>],
+    acc: &'c mut AccRows<S, D>,
     kernel: core::marker::PhantomData<fn() -> K>,
 }
 
 impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
-    for OctavePass<'_, '_, S, K, D, GRAD>
+    for OctaveRows<'_, '_, S, K, D, GRAD>
 {
     type Output = ();
     #[inline(always)]
     fn call(self, s: S) {
         let o = self.o;
         let zero = s.zero();
-        // The row's coordinates on axes 1.., as below; past the float
-        // range the per-lane path saturates them, so the plan is not used.
-        let mut rest = [zero; D];
-        let mut rest_ok = true;
-        for a in 1..D {
-            rest[a] = s.add(s.mul(self.row[a], o.freq), o.offset[a]);
-            let m = s.le(s.abs(rest[a]), s.splat(S::E::MAX));
-            rest_ok &= !s.any(s.m_andnot(s.splat_true(), m));
+        let period = self.spec.noise.period4();
+        let nv = self.xs.len().div_ceil(S::LANES);
+        let mut offset_e = [S::E::ZERO; D];
+        for a in 0..D {
+            offset_e[a] = S::E::from_f64(self.spec.offset[a]);
         }
-        let map = (o.freq, o.offset[0]);
-        let planned = rest_ok && K::plan_row(s, &o.field, &self.period, self.xs, map, self.cache);
-        let nv = self.xv.len();
-        // First the planned vectors, in a loop without a call (a call in
-        // the loop, even one not taken, sent its values to the stack);
-        // then the others, one bit each in `left`.
-        let mut left = if planned {
-            0
-        } else {
-            u32::MAX.checked_shr(32 - nv as u32).unwrap_or(0)
+        // `layer_lanes`' map, `x · freq + offset`, in the same order and
+        // precision.
+        let map = OctaveMap {
+            freq: o.freq,
+            offset: o.offset,
+            freq_e: S::E::from_f64(self.spec.freq),
+            offset_e,
         };
-        if planned {
-            for k in 0..nv {
-                match K::row_planned(s, self.cache, self.first + k, &rest) {
-                    Some((n, gn)) => self.out[k] = (n, if GRAD { gn } else { [zero; D] }),
-                    None => left |= 1 << k,
+        macro_rules! pass {
+            ($fbm:literal) => {{
+                let mut sink = AccSink::<S, K, D, GRAD, $fbm> {
+                    o,
+                    period: &period,
+                    layer: self.layer,
+                    j: self.j,
+                    xs: self.xs,
+                    row: [zero; D],
+                    acc: self.acc,
+                    nv,
+                    base: 0,
+                    kernel: core::marker::PhantomData,
+                };
+                let done = K::octave_rows::<S, GRAD, _>(
+                    s, &o.field, &period, self.xs, self.ys, self.rest, &map, self.cache, &mut sink,
+                );
+                if !done {
+                    // No such kernel (`by_octave` admits none): per lane.
+                    for (r, &y) in self.ys.iter().enumerate() {
+                        let mut row = [zero; D];
+                        for a in 1..D {
+                            row[a] = s.splat(if a == 1 { y } else { self.rest[a] });
+                        }
+                        sink.start_row(r, row);
+                        for k in 0..nv {
+                            sink.miss(s, k);
+                        }
+                    }
                 }
-            }
+            }};
         }
-        while left != 0 {
-            let k = left.trailing_zeros() as usize;
-            left &= left - 1;
-            let mut x = self.row;
-            x[0] = self.xv[k];
-            let mut xi = [zero; D];
-            for a in 0..D {
-                xi[a] = s.add(s.mul(x[a], o.freq), o.offset[a]);
-            }
-            let fixed = octave_overflow(s, &mut xi, x, o.freq, o.offset);
-            let cache = if fixed { None } else { Some(&mut *self.cache) };
-            // Out of line: rare on a grid (long rows, overflow), and one
-            // copy per kernel rather than one per gradient flag.
-            let (n, gn) = s.outline(RowCall::<S, K, D> {
-                field: &o.field,
-                period: &self.period,
-                p: xi,
-                cache,
-                kernel: core::marker::PhantomData,
-            });
-            self.out[k] = (n, if GRAD { gn } else { [zero; D] });
+        if self.layer.kind == FractalKind::Fbm && !GRAD {
+            pass!(true)
+        } else {
+            pass!(false)
         }
     }
 }
 
+impl<S: Simd, const D: usize, const GRAD: bool> ProgLanes<'_, S, D, GRAD> {
+    /// Whole rows (see [`Lanes::rows`]), octave by octave over pieces of
+    /// rows, then each vector's sums scaled: the same operations on the
+    /// same values as [`program_lanes`] per vector, so the same bits, but
+    /// each octave's kernel is chosen once per piece, not per vector and
+    /// octave, its rows share their bands' columns, and its loop holds
+    /// only that octave's work.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments, reason = "one run of rows' whole context")]
+    fn run_rows(
+        &self,
+        s: S,
+        xs_all: &[S::E],
+        ys: &[S::E],
+        rest: [S::E; D],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        (lo, hi): (&mut S::F, &mut S::F),
+    ) -> bool {
+        if !self.by_octave || D < 2 {
+            return false;
+        }
+        let Some(caches) = &self.octs.rows else {
+            return false;
+        };
+        let mut caches = caches.borrow_mut();
+        let layer = &self.prog.layers[0];
+        let weight = weighted(layer.kind);
+        let l = S::LANES;
+        let nx = xs_all.len();
+        let mut acc = self.acc.borrow_mut();
+        let (mut vlo, mut vhi) = (*lo, *hi);
+        let mut x0 = 0;
+        while x0 < nx {
+            let xs = &xs_all[x0..nx.min(x0 + BAND_MAX)];
+            let nv = xs.len().div_ceil(l);
+            let per = (PIECE / (nv * l)).max(1);
+            for (pi, piece) in ys.chunks(per).enumerate() {
+                acc.reset(s, piece.len() * nv, GRAD, weight);
+                for j in 0..layer.count {
+                    let i = layer.first + j;
+                    let spec = &self.prog.octaves[i];
+                    macro_rules! pass {
+                        ($k:ty) => {{
+                            // Out of line, once per piece: inlined, these
+                            // four kernels made the program's entry points
+                            // (which already hold every kernel) big enough
+                            // to double the release build's time.
+                            s.outline(OctaveRows::<S, $k, D, GRAD> {
+                                o: self.octs.oct(i),
+                                spec,
+                                layer,
+                                j,
+                                xs,
+                                ys: piece,
+                                rest,
+                                cache: &mut caches[i],
+                                acc: &mut acc,
+                                kernel: core::marker::PhantomData,
+                            })
+                        }};
+                    }
+                    match (spec.noise.kind(), spec.noise.period().is_some()) {
+                        (NoiseKind::Value, false) => pass!(ValueK<false>),
+                        (NoiseKind::Value, true) => pass!(ValueK<true>),
+                        (NoiseKind::Perlin, false) => pass!(PerlinK<false>),
+                        // `by_octave` admits value and Perlin octaves only.
+                        _ => pass!(PerlinK<true>),
+                    }
+                }
+                for r in 0..piece.len() {
+                    let at = at + (pi * per + r) * nx + x0;
+                    let sums = r * nv;
+                    let full = xs.len() / l;
+                    if !GRAD {
+                        // `end_layer` without the gradient.
+                        let value = &mut outs[0][at..at + full * l];
+                        let scale = s.c(layer.scale);
+                        for (a, o) in acc.v[sums..sums + full]
+                            .iter()
+                            .zip(value.chunks_exact_mut(l))
+                        {
+                            let v = s.mul(*a, scale);
+                            s.store(v, o);
+                            batch::widen(s, v, (&mut vlo, &mut vhi));
+                        }
+                    }
+                    let from = if GRAD { 0 } else { full };
+                    for k in from..nv {
+                        let i = k * l;
+                        let r = end_layer(s, layer, acc.get::<GRAD>(s, sums + k, weight));
+                        let len = (xs.len() - i).min(l);
+                        batch::store_row::<S, D, GRAD>(
+                            s,
+                            r,
+                            outs,
+                            at + i,
+                            len,
+                            (&mut vlo, &mut vhi),
+                        );
+                    }
+                }
+            }
+            x0 += xs.len();
+        }
+        *lo = vlo;
+        *hi = vhi;
+        true
+    }
+}
+
 impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S, D, GRAD> {
-    /// Each octave's row: the row's coordinates as [`layer_lanes`] maps
-    /// them, `x · freq + offset` in the same order and precision. (Row
-    /// caches exist only for programs without warps, whose one layer sees
-    /// the points unmoved.)
     #[inline(always)]
     fn start_row(&self, rest: [S::E; D]) {
-        let Some(rows) = &self.octs.rows else {
-            return;
-        };
         self.rest.set(rest);
-        let mut rows = rows.borrow_mut();
-        for (cache, spec) in rows.iter_mut().zip(&self.prog.octaves) {
-            let freq = S::E::from_f64(spec.freq);
-            let mut r = [S::E::ZERO; D];
-            for a in 1..D {
-                r[a] = rest[a] * freq + S::E::from_f64(spec.offset[a]);
-            }
-            cache.start_row(r);
-        }
     }
-    /// Goes octave by octave over chunks of the row, then adds each
-    /// vector's octaves up in order: the same operations on the same
-    /// values as [`program_lanes`] per vector, so the same bits, but each
-    /// octave's kernel is chosen once per chunk, not per vector and octave,
-    /// and its loop holds only that octave's work.
+    /// One row as [`rows`](Lanes::rows) does it.
     #[inline(always)]
     fn row(
         &self,
@@ -764,109 +1010,30 @@ impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S,
         xs: &[S::E],
         outs: &mut [&mut [S::E]],
         at: usize,
-        (lo, hi): (&mut S::F, &mut S::F),
+        bounds: (&mut S::F, &mut S::F),
     ) -> bool {
-        if !self.by_octave {
-            return false;
-        }
-        let Some(rows) = &self.octs.rows else {
-            return false;
-        };
-        let mut rows = rows.borrow_mut();
-        for r in rows.iter() {
-            if !r.on_row() {
-                return false;
-            }
-        }
-        let layer = &self.prog.layers[0];
-        let l = S::LANES;
-        let zero = s.zero();
         let rest = self.rest.get();
-        let mut row = [zero; D];
-        for a in 1..D {
-            row[a] = s.splat(rest[a]);
+        if D < 2 || rest[1..].iter().any(|v| v.is_nan()) {
+            return false;
         }
-        let mut scratch = self.scratch.borrow_mut();
-        scratch.resize((layer.count + 1) * CHUNK, (zero, [zero; D]));
-        let (scratch, sums) = scratch.split_at_mut(layer.count * CHUNK);
-        let mut xv = self.xv.borrow_mut();
-        xv.resize(CHUNK, zero);
-        let n = xs.len();
-        let mut c0 = 0;
-        while c0 < n {
-            let m = (n - c0).min(CHUNK * l);
-            let nv = m.div_ceil(l);
-            for k in 0..nv {
-                let i = c0 + k * l;
-                xv[k] = batch::load_row(s, xs, i);
-            }
-            for j in 0..layer.count {
-                let i = layer.first + j;
-                let noise = &self.prog.octaves[i].noise;
-                macro_rules! pass {
-                    ($k:ty) => {{
-                        let pass = OctavePass::<S, $k, D, GRAD> {
-                            o: self.octs.oct(i),
-                            period: noise.period4(),
-                            row,
-                            xs,
-                            first: c0 / l,
-                            xv: &xv[..nv],
-                            cache: &mut rows[i],
-                            out: &mut scratch[j * CHUNK..j * CHUNK + nv],
-                            kernel: core::marker::PhantomData,
-                        };
-                        // Out of line, once per chunk: inlined, these four
-                        // kernels made the program's entry points (which
-                        // already hold every kernel) big enough to double
-                        // the release build's time.
-                        s.outline(pass);
-                    }};
-                }
-                match (noise.kind(), noise.period().is_some()) {
-                    (NoiseKind::Value, false) => pass!(ValueK<false>),
-                    (NoiseKind::Value, true) => pass!(ValueK<true>),
-                    (NoiseKind::Perlin, false) => pass!(PerlinK<false>),
-                    // `by_octave` admits value and Perlin octaves only.
-                    _ => pass!(PerlinK<true>),
-                }
-            }
-            // The fractal kind is matched once per chunk: `add_octave`
-            // then inlines with a constant kind, and its loop holds one
-            // formula (the same operations as for a run-time kind).
-            macro_rules! combine {
-                ($kind:expr) => {{
-                    let layer = &LayerSpec {
-                        kind: $kind,
-                        ..*layer
-                    };
-                    for k in 0..nv {
-                        let mut acc = LayerAcc::new(s);
-                        for j in 0..layer.count {
-                            let o = self.octs.oct(layer.first + j);
-                            let (nj, gj) = scratch[j * CHUNK + k];
-                            add_octave(s, layer, j, o.freq, o.amp, nj, gj, &mut acc);
-                        }
-                        sums[k] = end_layer(s, layer, acc);
-                    }
-                }};
-            }
-            match layer.kind {
-                FractalKind::Fbm => combine!(FractalKind::Fbm),
-                FractalKind::Billow => combine!(FractalKind::Billow),
-                FractalKind::Turbulence => combine!(FractalKind::Turbulence),
-                FractalKind::Ridged => combine!(FractalKind::Ridged),
-                FractalKind::Hybrid => combine!(FractalKind::Hybrid),
-            }
-            for k in 0..nv {
-                let i = c0 + k * l;
-                let len = (n - i).min(l);
-                let bounds = (&mut *lo, &mut *hi);
-                batch::store_row::<S, D, GRAD>(s, sums[k], outs, at + i, len, bounds);
-            }
-            c0 += m;
+        self.run_rows(s, xs, &rest[1..2], rest, outs, at, bounds)
+    }
+    #[inline(always)]
+    fn rows(
+        &self,
+        s: S,
+        xs: &[S::E],
+        ys: &[S::E],
+        rest: [S::E; D],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        bounds: (&mut S::F, &mut S::F),
+    ) -> bool {
+        // A NaN row is the per-vector path's.
+        if D < 2 || rest[2..].iter().any(|v| v.is_nan()) || ys.iter().any(|v| v.is_nan()) {
+            return false;
         }
-        true
+        self.run_rows(s, xs, ys, rest, outs, at, bounds)
     }
     #[inline(always)]
     fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]) {

@@ -1,7 +1,9 @@
 //! Static kernel selection: one zero-sized type per (noise, periodic) pair, so
 //! a batch loop is monomorphised for exactly one kernel.
 
-use super::hypercube::{RowCache, grid_row, hypercube, plan_row, row_planned};
+use super::hypercube::{
+    OctaveMap, OctaveSink, RowCache, grid_row, grid_rows, hypercube, octave_rows,
+};
 use super::opensimplex::opensimplex;
 use super::simplex::{simplex1, simplex2, simplex2_hex, simplex3, simplex4};
 use super::{Field, resize};
@@ -35,32 +37,45 @@ pub(crate) trait Kernel<const D: usize>: Copy {
         let _ = (s, field, period, xs, outs, at, bounds, cache);
         false
     }
-    /// Readies the row announced to `cache` for [`row_planned`](Self::row_planned)
-    /// at the x coordinates `xs · map.0 + map.1`; `false` where the kernel
-    /// has no such path.
+    /// See [`Lanes::rows`](crate::batch::Lanes::rows).
     #[inline(always)]
-    fn plan_row<S: Simd>(
+    #[allow(clippy::too_many_arguments, reason = "one run of rows' whole context")]
+    fn rows<S: Simd, const GRAD: bool>(
         s: S,
         field: &Field<S>,
         period: &[u32; 4],
         xs: &[S::E],
-        map: (S::F, S::F),
-        cache: &mut RowCache<S, D>,
+        ys: &[S::E],
+        rest: [S::E; D],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        bounds: (&mut S::F, &mut S::F),
+        cache: &mut Self::Cache<S>,
     ) -> bool {
-        let _ = (s, field, period, xs, map, cache);
+        let _ = (s, field, period, xs, ys, rest, outs, at, bounds, cache);
         false
     }
-    /// The `k`-th vector of the row readied by [`plan_row`](Self::plan_row),
-    /// its coordinates on axes 1.. those of `p`; `None` for the per-lane path.
+    /// One octave over whole grid rows into `sink` (see
+    /// [`octave_rows`](super::hypercube::octave_rows)); `false`, having
+    /// sent nothing, where the kernel has no such path.
     #[inline(always)]
-    fn row_planned<S: Simd>(
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one octave's rows' whole context"
+    )]
+    fn octave_rows<S: Simd, const GRAD: bool, Sk: OctaveSink<S, D>>(
         s: S,
-        cache: &RowCache<S, D>,
-        k: usize,
-        p: &[S::F; D],
-    ) -> Option<(S::F, [S::F; D])> {
-        let _ = (s, cache, k, p);
-        None
+        field: &Field<S>,
+        period: &[u32; 4],
+        xs: &[S::E],
+        ys: &[S::E],
+        rest: [S::E; D],
+        map: &OctaveMap<S, D>,
+        cache: &mut RowCache<S, D>,
+        sink: &mut Sk,
+    ) -> bool {
+        let _ = (s, field, period, xs, ys, rest, map, cache, sink);
+        false
     }
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]);
     /// [`eval`](Self::eval) with lattice work shared between the lanes and
@@ -121,24 +136,34 @@ impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
         grid_row::<S, D, false, P, GRAD>(s, field, xs, outs, at, bounds, cache)
     }
     #[inline(always)]
-    fn plan_row<S: Simd>(
+    fn rows<S: Simd, const GRAD: bool>(
         s: S,
         field: &Field<S>,
         _: &[u32; 4],
         xs: &[S::E],
-        map: (S::F, S::F),
+        ys: &[S::E],
+        rest: [S::E; D],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        bounds: (&mut S::F, &mut S::F),
         cache: &mut RowCache<S, D>,
     ) -> bool {
-        plan_row::<S, D, false, P>(s, field, xs, map, cache)
+        grid_rows::<S, D, false, P, GRAD>(s, field, xs, ys, rest, outs, at, bounds, cache)
     }
     #[inline(always)]
-    fn row_planned<S: Simd>(
+    fn octave_rows<S: Simd, const GRAD: bool, Sk: OctaveSink<S, D>>(
         s: S,
-        cache: &RowCache<S, D>,
-        k: usize,
-        p: &[S::F; D],
-    ) -> Option<(S::F, [S::F; D])> {
-        row_planned::<S, D, false>(s, cache, k, p)
+        field: &Field<S>,
+        _: &[u32; 4],
+        xs: &[S::E],
+        ys: &[S::E],
+        rest: [S::E; D],
+        map: &OctaveMap<S, D>,
+        cache: &mut RowCache<S, D>,
+        sink: &mut Sk,
+    ) -> bool {
+        octave_rows::<S, D, false, P, GRAD, Sk>(s, field, xs, ys, rest, map, cache, sink);
+        true
     }
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
@@ -180,24 +205,34 @@ impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
         grid_row::<S, D, true, P, GRAD>(s, field, xs, outs, at, bounds, cache)
     }
     #[inline(always)]
-    fn plan_row<S: Simd>(
+    fn rows<S: Simd, const GRAD: bool>(
         s: S,
         field: &Field<S>,
         _: &[u32; 4],
         xs: &[S::E],
-        map: (S::F, S::F),
+        ys: &[S::E],
+        rest: [S::E; D],
+        outs: &mut [&mut [S::E]],
+        at: usize,
+        bounds: (&mut S::F, &mut S::F),
         cache: &mut RowCache<S, D>,
     ) -> bool {
-        plan_row::<S, D, true, P>(s, field, xs, map, cache)
+        grid_rows::<S, D, true, P, GRAD>(s, field, xs, ys, rest, outs, at, bounds, cache)
     }
     #[inline(always)]
-    fn row_planned<S: Simd>(
+    fn octave_rows<S: Simd, const GRAD: bool, Sk: OctaveSink<S, D>>(
         s: S,
-        cache: &RowCache<S, D>,
-        k: usize,
-        p: &[S::F; D],
-    ) -> Option<(S::F, [S::F; D])> {
-        row_planned::<S, D, true>(s, cache, k, p)
+        field: &Field<S>,
+        _: &[u32; 4],
+        xs: &[S::E],
+        ys: &[S::E],
+        rest: [S::E; D],
+        map: &OctaveMap<S, D>,
+        cache: &mut RowCache<S, D>,
+        sink: &mut Sk,
+    ) -> bool {
+        octave_rows::<S, D, true, P, GRAD, Sk>(s, field, xs, ys, rest, map, cache, sink);
+        true
     }
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
