@@ -447,3 +447,61 @@ fn bad_grid_calls_are_errors() {
     assert_eq!(b.min, out[0].min(out[2]));
     assert_eq!(b.max, out[0].max(out[2]));
 }
+
+/// Value and Perlin grids, plain and fractal, go a run of whole rows at a
+/// time, the rows of one band after its first with no call: rows whose y,
+/// z or w is NaN, infinite or past the precision limit (which take the
+/// point kernel or the per-lane path) between and among ordinary rows,
+/// many rows to a band, and non-finite x coordinates in the rows.
+#[test]
+fn rows_with_odd_coordinates_equal_points() {
+    fn rows<F: Float, const D: usize>() {
+        let f = |v: f64| F::from_f64(v);
+        let odd = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 3e38, -1e30];
+        // y: runs of rows in one cell, then odd values, then more runs.
+        let mut ys: Vec<F> = (0..12).map(|i| f(0.1 + 0.07 * i as f64)).collect();
+        ys.splice(5..5, odd.iter().map(|&v| f(v)));
+        ys.extend((0..6).map(|i| f(-2.3 + 0.11 * i as f64)));
+        let xs_plain: Vec<F> = (0..45).map(|i| f(-1.7 + 0.093 * i as f64)).collect();
+        let mut xs_odd = xs_plain.clone();
+        xs_odd[3] = f(f64::NAN);
+        xs_odd[20] = f(f64::INFINITY);
+        xs_odd[33] = f(1e37);
+        for xs in [xs_plain, xs_odd] {
+            for zs in [
+                vec![f(0.25), f(0.5)],
+                vec![f(0.3), f(f64::NAN), f(f64::INFINITY)],
+            ] {
+                let axes: [Vec<F>; D] = core::array::from_fn(|a| match a {
+                    0 => xs.clone(),
+                    1 => ys.clone(),
+                    2 => zs.clone(),
+                    _ => vec![f(0.7)],
+                });
+                let g = Grid::from_axes(axes).unwrap();
+                for kind in [NoiseKind::Value, NoiseKind::Perlin] {
+                    let n = Noise::<D>::new(kind, 21);
+                    check(&format!("odd rows {kind}"), &n, &g);
+                    let p = n
+                        .with_period(core::array::from_fn(|a| [8, 4, 6, 2][a]))
+                        .unwrap();
+                    check(&format!("odd rows periodic {kind}"), &p, &g);
+                    for fk in [FractalKind::Fbm, FractalKind::Ridged] {
+                        let params = FractalParams {
+                            octaves: 3,
+                            frequency: 1.3,
+                            ..FractalParams::new(fk)
+                        };
+                        let fr = Fractal::new(n, params).unwrap();
+                        check(&format!("odd rows {fk} {kind}"), &fr, &g);
+                    }
+                }
+            }
+        }
+    }
+    rows::<f32, 2>();
+    rows::<f64, 2>();
+    rows::<f32, 3>();
+    rows::<f64, 3>();
+    rows::<f32, 4>();
+}
