@@ -9,7 +9,7 @@
 //! their other coordinates share their columns, and each is left with one
 //! step along y (quick-noise's association; measured against the other
 //! orders in `docs/PERF-HISTORY.md`, "The arithmetic chosen"): the band
-//! engine below ([`RowCache`], [`grid_row`], [`plan_row`]) makes the
+//! engine below ([`RowCache`], [`grid_rows`], [`octave_rows`]) makes the
 //! columns once per band of rows. 1D noise has only x, which is then the
 //! last axis.
 //!
