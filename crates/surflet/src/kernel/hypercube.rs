@@ -617,6 +617,8 @@ fn ready_band<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>
     cache.finite = true;
     let max = s.splat(S::E::MAX);
     let l = S::LANES;
+    // The row's axes once; each vector then splits only its x.
+    let row_axes = axes::<S, D, PERIODIC>(s, field, p);
     for i in (0..xs.len()).step_by(l) {
         let mut x = load_row(s, xs, i);
         if let Some((freq, offset)) = map {
@@ -625,8 +627,17 @@ fn ready_band<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>
         // NaN lanes fail `<=` too.
         let fine = !s.any(s.m_andnot(s.splat_true(), s.le(s.abs(x), max)));
         cache.finite &= fine;
-        p[0] = x;
-        let ax = axes::<S, D, PERIODIC>(s, field, p).y_first();
+        let mut ax = row_axes;
+        (
+            ax.floor[0],
+            ax.cell[0],
+            ax.frac[0],
+            ax.lo[0],
+            ax.hi[0],
+            ax.u[0],
+            ax.du[0],
+        ) = axis::<S, PERIODIC>(s, field, 0, x);
+        let ax = ax.y_first();
         // Two copies of the column code: without the gradient, the
         // derivatives that `hot` does not hold are never computed.
         let (c0, c1) = if grad {
