@@ -131,3 +131,40 @@ def test_windows_are_the_whole():
         whole = n.grid((0.1, -7.0), (0.013, 0.029), (120, 90), dtype=dtype)
         part = n.grid((0.1, -7.0), (0.013, 0.029), (50, 40), start=(70, 30), dtype=dtype)
         assert (bits(part) == bits(whole[70:, 30:70])).all()
+
+
+CELLULAR_DISTANCES = ["euclidean", "euclidean-squared", "manhattan", "chebyshev", "hybrid"]
+CELLULAR_RETURNS = ["f1", "f2", "f2-f1", "f1+f2", "f1*f2", "f1/f2", "cell-value"]
+
+
+@pytest.mark.parametrize("distance", CELLULAR_DISTANCES)
+@pytest.mark.parametrize("ret", CELLULAR_RETURNS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_cellular_options_match_cli(cli, distance, ret, dtype):
+    # Every distance and return, a jitter of 0 (the cell centres), one in
+    # between and the default 1, each dimension, and a periodic case:
+    # values and gradients, bit for bit.
+    k = CELLULAR_DISTANCES.index(distance) + CELLULAR_RETURNS.index(ret)
+    for i, jitter in enumerate([None, 0.0, 0.37]):
+        d = 1 + (k + i) % 4
+        pts = random_points(np.random.default_rng(17 * k + i), 150, d, dtype)
+        opts = {"distance": distance, "ret": ret}
+        args = ["cellular", "--seed=5", "--distance", distance, "--return", ret]
+        if jitter is not None:
+            opts["jitter"] = jitter
+            args += ["--jitter", repr(jitter)]
+        if i == 2:
+            period = tuple([3, 1, 4, 2][:d])
+            opts["period"] = period
+            args += ["--period", ",".join(map(str, period))]
+        n = surflet.Noise("cellular", seed=5, **opts)
+        assert (n.distance, n.ret) == (distance, ret)
+        assert n.jitter == (1.0 if jitter is None else jitter)
+        v, g = n.sample(pts, gradient=True)
+        cv, cg = cli_sample(cli, args + (["--f32"] if dtype == np.float32 else []), pts, d)
+        assert (bits(v) == bits(cv)).all(), (distance, ret, jitter, d)
+        assert (bits(g) == bits(cg)).all(), (distance, ret, jitter, d)
+        # The options change the field: not the default's values.
+        if (distance, ret, jitter) != ("euclidean", "f1", None):
+            dv = surflet.Noise("cellular", seed=5, **({"period": opts["period"]} if i == 2 else {})).sample(pts)
+            assert not (bits(v) == bits(dv)).all(), (distance, ret, jitter)

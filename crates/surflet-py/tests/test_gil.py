@@ -1,9 +1,11 @@
-"""Long calls release the GIL."""
+"""Long calls release the GIL: point samples and grids, of noises, stacks
+and graphs."""
 
 import threading
 import time
 
 import numpy as np
+import pytest
 import surflet
 
 N = surflet.Noise("perlin", seed=1)
@@ -14,22 +16,55 @@ def fill():
     return N.grid((0, 0, 0), (0.05, 0.05, 0.05), SHAPE, threads=1)
 
 
-def test_python_runs_during_a_call():
-    # If the call held the GIL, this loop could not run until it returned.
+STACK = surflet.Stack.from_toml('noise = "simplex"\n[fractal]\noctaves = 3\n')
+GRAPH = surflet.Graph.parse("perlin(seed=1) + simplex(seed=2) * 0.5")
+# 4 M 3D points, made once (making them holds the GIL).
+POINTS = np.random.default_rng(0).uniform(-100, 100, size=(4_000_000, 3))
+
+
+def ticks_during(call):
+    """How often the calling thread ran while ``call`` ran in another: if
+    the call held the GIL, the loop could not run until it returned."""
     done = threading.Event()
     ticks = 0
 
     def work():
-        fill()
+        call()
         done.set()
 
     t = threading.Thread(target=work)
+    started = time.perf_counter()
     t.start()
     while not done.is_set():
         ticks += 1
         time.sleep(0.0005)
     t.join()
-    assert ticks >= 20, ticks
+    return ticks, time.perf_counter() - started
+
+
+def test_python_runs_during_a_call():
+    assert ticks_during(fill)[0] >= 20
+
+
+@pytest.mark.parametrize(
+    "name,call",
+    [
+        ("Noise.sample", lambda: N.sample(POINTS, gradient=True, threads=1)),
+        ("Stack.sample", lambda: STACK.sample(POINTS, threads=1)),
+        ("Stack.grid", lambda: STACK.grid((0, 0, 0), (0.05, 0.05, 0.05), (40, 256, 256), threads=1)),
+        ("Graph.sample", lambda: GRAPH.sample(POINTS, threads=1)),
+        ("Graph.grid", lambda: GRAPH.grid((0, 0, 0), (0.05, 0.05, 0.05), (40, 256, 256), threads=1)),
+    ],
+)
+def test_python_runs_during_every_kind_of_call(name, call):
+    # A call that held the GIL would let the loop tick once or twice (at
+    # the start, and at most once per 5 ms switch interval before the call
+    # takes the GIL for good). Each call here takes tens of milliseconds on
+    # one thread (4 M points, or 2.6 M grid points of a fractal or a
+    # graph), in which a free loop ticks every half millisecond or so.
+    ticks, seconds = ticks_during(call)
+    assert seconds > 0.02, (name, seconds)
+    assert ticks >= 10, (name, ticks, seconds)
 
 
 def test_a_short_call_finishes_inside_a_long_one():

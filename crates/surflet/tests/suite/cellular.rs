@@ -107,7 +107,17 @@ struct Brute {
     outside3: bool,
 }
 
-fn brute<const D: usize>(seed: u64, d: CellularDistance, j: f64, p: [f64; D], r: i64) -> Brute {
+/// With a period, cell `c` takes the hash of `c mod P` on each axis (its
+/// feature point is that cell's, moved to `c`): the wrapping a periodic
+/// noise documents.
+fn brute<const D: usize>(
+    seed: u64,
+    d: CellularDistance,
+    j: f64,
+    p: [f64; D],
+    r: i64,
+    period: Option<[i64; D]>,
+) -> Brute {
     let k0 = key(seed);
     let cell: [f64; D] = core::array::from_fn(|a| p[a].floor());
     let hf: [f64; D] = core::array::from_fn(|a| 0.5 - (p[a] - cell[a]));
@@ -117,7 +127,8 @@ fn brute<const D: usize>(seed: u64, d: CellularDistance, j: f64, p: [f64; D], r:
         let k: [i64; D] = core::array::from_fn(|a| (idx / n.pow(a as u32) % n) as i64 - r);
         let mut h = k0;
         for a in 0..D {
-            let c = (cell[a] as i64 + k[a]) as u32;
+            let c = cell[a] as i64 + k[a];
+            let c = period.map_or(c, |per| c.rem_euclid(per[a])) as u32;
             h ^= c.wrapping_mul(PRIMES[a]);
         }
         let h = lowbias32(h);
@@ -210,7 +221,7 @@ fn search_is_exact<const D: usize>(points: usize) {
                     // Within 0.05 of a lattice vertex.
                     p = p.map(|v| v.round() + rng.random_range(-0.05..0.05));
                 }
-                let b = brute::<D>(9, d, j, p, r);
+                let b = brute::<D>(9, d, j, p, r, None);
                 outside += usize::from(j == 1.0 && b.outside3);
                 for ret in CellularReturn::ALL {
                     let n = noise::<D>(9, d, ret, j);
@@ -234,6 +245,51 @@ fn search_is_exact<const D: usize>(points: usize) {
             "{D}D: no point needed more than the 3^D window"
         );
     }
+}
+
+/// Periodic cellular noise against the brute force with wrapped cells:
+/// periods from 1 (every cell the same point, a feature point's own images
+/// as its neighbours) to ones wider than the search window, at points far
+/// from the origin (many periods away) and near lattice vertices, for
+/// every distance and return and three jitters.
+fn periodic_search_is_exact<const D: usize>(points: usize) {
+    let r = D as i64 + 1;
+    let mut rng = SmallRng::seed_from_u64(0x9E71 + D as u64);
+    let periods: [[i64; 4]; 4] = [[1, 1, 1, 1], [2, 3, 1, 5], [3, 1, 7, 2], [16, 9, 4, 65536]];
+    for per in periods {
+        let per: [i64; D] = core::array::from_fn(|a| per[a]);
+        for j in [1.0, 0.6, 0.0] {
+            for d in CellularDistance::ALL {
+                for i in 0..points {
+                    let mut p = rand_point::<D>(&mut rng, 1e5);
+                    if i % 3 == 0 {
+                        p = p.map(|v| v.round() + rng.random_range(-0.05..0.05));
+                    }
+                    let b = brute::<D>(4, d, j, p, r, Some(per));
+                    for ret in CellularReturn::ALL {
+                        let n = noise::<D>(4, d, ret, j)
+                            .with_period(per.map(|v| v as u32))
+                            .unwrap();
+                        let got = n.get(p);
+                        let want = scaled(D, d, ret, j, raw(ret, &b));
+                        assert!(
+                            (got - want).abs() <= 1e-12,
+                            "{D}D period {per:?} {d} {ret} j={j} at {p:?}: \
+                             search {got}, brute force {want}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn periodic_search_matches_brute_force_with_wrapping() {
+    periodic_search_is_exact::<1>(300);
+    periodic_search_is_exact::<2>(150);
+    periodic_search_is_exact::<3>(40);
+    periodic_search_is_exact::<4>(10);
 }
 
 #[test]

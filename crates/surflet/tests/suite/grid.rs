@@ -505,3 +505,73 @@ fn rows_with_odd_coordinates_equal_points() {
     rows::<f64, 3>();
     rows::<f32, 4>();
 }
+
+/// Rectilinear grids whose axes are not the sorted, evenly spaced ones a
+/// uniform grid makes: shuffled (the band engine must not assume that the
+/// next x lies to the right), repeated (the same coordinate several times,
+/// so a cached column is reused or recomputed the same), far apart (1e6 and
+/// more between neighbours, every coordinate in its own cell and window),
+/// and all three at once, with cell faces and negative zero among them.
+/// Every noise (periodic too), fractal and warp gives each point the bits
+/// of the single-point call, on every instruction set, with and without
+/// the gradient.
+fn irregular_grids<F: Float, const D: usize>() -> Vec<Grid<F, D>> {
+    let big = if F::PRECISION > 24 { 1e9 } else { 1e5 };
+    let shuffled = [
+        3.7, -1.2, 0.0, 12.9, 3.6, -0.0, 1.0, -7.25, 2.5, 0.3, 9.0, -3.3, 5.5,
+    ];
+    let repeated = [0.5, 0.5, 0.5, 2.0, 0.5, -1.5, -1.5, 2.0, 2.0, 0.5];
+    let far = [-big, 0.25, big, -3.0 * big, 7.5, 2.0 * big + 0.5, -0.75];
+    let mixed = [big, 0.5, -big, 0.5, 17.0, big, -4.0, 0.0, 17.0, -big, 3.25];
+    let lengths: [usize; 4] = match D {
+        1 => [usize::MAX; 4],
+        2 => [usize::MAX, 7, 1, 1],
+        3 => [usize::MAX, 5, 4, 1],
+        _ => [usize::MAX, 4, 3, 3],
+    };
+    let lists = [&shuffled[..], &repeated, &far, &mixed];
+    (0..lists.len())
+        .map(|k| {
+            // Axis a takes list k + a, so that every kind of irregularity
+            // meets every axis.
+            let axes: [Vec<F>; D] = core::array::from_fn(|a| {
+                lists[(k + a) % lists.len()]
+                    .iter()
+                    .take(lengths[a])
+                    .map(|&v| F::from_f64(v + a as f64 * 0.125))
+                    .collect()
+            });
+            Grid::from_axes(axes).unwrap()
+        })
+        .collect()
+}
+
+fn irregular<F: Float, const D: usize>() {
+    let grids = irregular_grids::<F, D>();
+    for (name, n) in noises::<D>() {
+        for g in &grids {
+            check(&name, &n, g);
+        }
+    }
+    let (fractals, warps) = composites::<D>();
+    for (name, f) in &fractals {
+        for g in &grids {
+            check(name, f, g);
+        }
+    }
+    for (name, w) in &warps {
+        check(name, w, &grids[3]);
+    }
+}
+
+#[test]
+fn shuffled_repeated_and_far_apart_axes_equal_points() {
+    irregular::<f32, 1>();
+    irregular::<f64, 1>();
+    irregular::<f32, 2>();
+    irregular::<f64, 2>();
+    irregular::<f32, 3>();
+    irregular::<f64, 3>();
+    irregular::<f32, 4>();
+    irregular::<f64, 4>();
+}

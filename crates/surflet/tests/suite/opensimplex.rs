@@ -148,3 +148,190 @@ fn the_two_noises_and_simplex_differ() {
     let c = Noise::<3>::new(NoiseKind::Simplex, 5).get(p);
     assert!(a != b && b != c && a != c);
 }
+
+// ----- lattice orientation and normalisers -----
+//
+// No other lattice point is within reach of a lattice point (the nearest
+// is √(2/3), √3/2 and √(4/5) away in 2D, 3D and 4D, at or beyond every
+// radius), so there the noise is exactly the point's own surflet
+// `(r² − |d|²)⁴ (g · d)` at d = 0: value 0, gradient `r⁸ g` times the
+// scale. That pins both the lattice (where the zeros are) and the scale
+// (the gradient's length, g being a unit vector) from outside the kernel.
+
+/// `1 − 2⁻¹⁸`, the rounding margin every scale carries (docs/RANGES.md).
+const MARGIN: f64 = 1.0 - 1.0 / 262_144.0;
+/// (3 − √3)/6 and (5 − √5)/20: the 2D and 4D unskew factors.
+const G2: f64 = 0.211_324_865_405_187_1;
+const G4: f64 = 0.138_196_601_125_010_5;
+const ROOT3_INV: f64 = 0.577_350_269_189_625_8;
+
+/// The family's lattice points in space, from integer coordinates: the
+/// classic equilateral 2D and skewed 4D lattices, and in 3D the BCC lattice
+/// (Z³ and Z³ + ½) in the Java's `ImproveXY` frame `q = R p`, mapped back by
+/// `Rᵀ`, under which z is the lattice's main diagonal.
+fn lattice_2d(v: [f64; 2]) -> [f64; 2] {
+    let t = (v[0] + v[1]) * G2;
+    [v[0] - t, v[1] - t]
+}
+fn lattice_3d(q: [f64; 3]) -> [f64; 3] {
+    let t = (q[0] + q[1]) * G2 + q[2] * ROOT3_INV;
+    [q[0] - t, q[1] - t, (q[0] + q[1] + q[2]) * ROOT3_INV]
+}
+fn lattice_4d(v: [f64; 4]) -> [f64; 4] {
+    let t = (v[0] + v[1] + v[2] + v[3]) * G4;
+    v.map(|x| x - t)
+}
+/// `R g`: a space gradient in the lattice's frame.
+fn improve_xy(g: [f64; 3]) -> [f64; 3] {
+    let t = (g[0] + g[1]) * G2 - g[2] * ROOT3_INV;
+    [g[0] - t, g[1] - t, (g[2] - g[0] - g[1]) * ROOT3_INV]
+}
+
+/// At `n` lattice points: |value| below 1e-12 and the gradient's length
+/// `scale · MARGIN · r⁸`, to 1e-12 relative. Returns the unit gradients.
+fn at_lattice_points<const D: usize>(
+    kind: NoiseKind,
+    r2: f64,
+    scale: f64,
+    point: impl Fn([f64; D]) -> [f64; D],
+    half: bool,
+) -> Vec<[f64; D]> {
+    let noise = Noise::<D>::new(kind, 3);
+    let mut rng = Rng(0x1a77 + D as u64);
+    let want = scale * MARGIN * r2.powi(4);
+    let mut dirs = Vec::new();
+    for i in 0..400 {
+        let shift = if half && i % 2 == 1 { 0.5 } else { 0.0 };
+        let v: [f64; D] = core::array::from_fn(|_| (rng.next() * 200.0 - 100.0).floor() + shift);
+        let p = point(v);
+        let s = noise.sample(p);
+        let len = s.gradient.iter().map(|g| g * g).sum::<f64>().sqrt();
+        assert!(
+            s.value.abs() < 1e-12,
+            "{kind} {D}D: value {} at the lattice point {v:?} = {p:?}",
+            s.value
+        );
+        assert!(
+            ((len - want) / want).abs() < 1e-12,
+            "{kind} {D}D: |gradient| {len} at the lattice point {v:?}, want {want} (scale {scale})"
+        );
+        dirs.push(s.gradient.map(|g| g / len));
+    }
+    dirs
+}
+
+/// Sorted absolute components, to compare with a gradient set's shapes.
+fn shape<const D: usize>(g: [f64; D]) -> [f64; D] {
+    let mut a = g.map(f64::abs);
+    a.sort_by(f64::total_cmp);
+    a
+}
+
+fn close<const D: usize>(a: [f64; D], b: [f64; D]) -> bool {
+    a.iter().zip(&b).all(|(x, y)| (x - y).abs() < 1e-12)
+}
+
+/// The scales of docs/RANGES.md's table (`1 / sup`) and the gradient sets
+/// of `kernel/opensimplex.rs`, seen at the lattice points of the
+/// orientation the CHANGELOG states: the 2D and 4D classic lattices, and the
+/// 3D BCC lattice turned by `ImproveXY`.
+#[test]
+fn lattice_points_show_the_orientation_scale_and_gradient_set() {
+    use NoiseKind::{OpenSimplex2 as Os2, OpenSimplex2S as Os2s};
+    // 2D: 24 directions at 7.5° + k·15°.
+    for (kind, r2, scale) in [
+        (Os2, 0.5, 99.8368544630364),
+        (Os2s, 2.0 / 3.0, 18.2419619448606),
+    ] {
+        for g in at_lattice_points::<2>(kind, r2, scale, lattice_2d, false) {
+            let deg = g[1].atan2(g[0]).to_degrees().rem_euclid(15.0);
+            assert!(
+                (deg - 7.5).abs() < 1e-9,
+                "{kind} 2D: a gradient at {deg}° mod 15°"
+            );
+        }
+    }
+    // 3D: (±a, ±a, ±b) and (±p, ±q, 0) in every order, in the turned frame.
+    let (a, b) = (1.0 + 1.5f64.sqrt(), 1.0);
+    let n = (2.0 * a * a + b * b).sqrt();
+    let (p, q) = (0.934_846_922_835_048_2, 0.355_051_025_721_432_5);
+    let shapes = [[b / n, a / n, a / n], [0.0, q, p]];
+    for (kind, r2, scale) in [(Os2, 0.5, 108.291264306620), (Os2s, 0.75, 11.8671744262711)] {
+        for g in at_lattice_points::<3>(kind, r2, scale, lattice_3d, true) {
+            let s = shape(improve_xy(g));
+            assert!(
+                shapes.iter().any(|&t| close(s, t)),
+                "{kind} 3D: gradient {g:?} is {s:?} in the ImproveXY frame"
+            );
+        }
+    }
+    // 4D: the family's 48, edge directions / √3 and corner directions / 2.
+    let e = 1.0 / 3f64.sqrt();
+    let shapes = [[0.0, e, e, e], [0.5; 4]];
+    for (kind, r2, scale) in [(Os2, 0.5, 108.567826464029), (Os2s, 0.8, 8.62680546874918)] {
+        for g in at_lattice_points::<4>(kind, r2, scale, lattice_4d, false) {
+            assert!(
+                shapes.iter().any(|&t| close(shape(g), t)),
+                "{kind} 4D: gradient {g:?}"
+            );
+        }
+    }
+}
+
+/// Where the family and the Java share lattice, radius and gradients (2D
+/// for both noises, OpenSimplex2S in 3D), the scale is K.jpg's normaliser
+/// to 13 digits (1e-12 relative; the 3D one differs in the 14th), as
+/// docs/RANGES.md says: `NORMALIZER_2D` directly, and
+/// OpenSimplex2S's `NORMALIZER_3D` over the length of his unnormalised
+/// gradients `(a, a, 1)`, `a = 1 + √1.5`.
+#[test]
+fn the_shared_designs_have_k_jpgs_normalisers() {
+    let raw3 = (2.0 * (1.0 + 1.5f64.sqrt()).powi(2) + 1.0).sqrt();
+    for (kind, r2, scale, point) in [
+        (
+            NoiseKind::OpenSimplex2,
+            0.5f64,
+            1.0 / 0.01001634121365712,
+            [0.0, 0.0],
+        ),
+        (
+            NoiseKind::OpenSimplex2S,
+            2.0 / 3.0,
+            1.0 / 0.05481866495625118,
+            [0.0, 0.0],
+        ),
+    ] {
+        let g = Noise::<2>::new(kind, 8).sample(point).gradient;
+        let len = g.iter().map(|g| g * g).sum::<f64>().sqrt();
+        let k = len / (MARGIN * r2.powi(4));
+        assert!(
+            ((k - scale) / scale).abs() < 1e-12,
+            "{kind} 2D: scale {k}, K.jpg's {scale}"
+        );
+    }
+    let g = Noise::<3>::new(NoiseKind::OpenSimplex2S, 8)
+        .sample([0.0; 3])
+        .gradient;
+    let len = g.iter().map(|g| g * g).sum::<f64>().sqrt();
+    let (k, scale) = (len / (MARGIN * 0.75f64.powi(4)), raw3 / 0.2781926117527186);
+    assert!(
+        ((k - scale) / scale).abs() < 1e-12,
+        "OpenSimplex2S 3D: scale {k}, K.jpg's {scale}"
+    );
+}
+
+/// The zeros above are the turned lattice's: on the unturned BCC lattice
+/// (the lattice points taken as space points) the noise is not zero, so
+/// the orientation test can fail.
+#[test]
+fn the_unturned_lattice_has_no_zeros() {
+    let noise = Noise::<3>::new(NoiseKind::OpenSimplex2, 3);
+    let mut rng = Rng(5);
+    let nonzero = (0..400)
+        .filter(|_| {
+            let v: [f64; 3] = core::array::from_fn(|_| (rng.next() * 200.0 - 100.0).floor());
+            noise.get(v).abs() > 1e-3
+        })
+        .count();
+    assert!(nonzero > 300, "{nonzero} of 400");
+}
