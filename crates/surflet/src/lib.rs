@@ -52,6 +52,9 @@
 //! assert_eq!(v, 0.13691995878400012);
 //! ```
 #![cfg_attr(not(test), warn(missing_docs))]
+// docs.rs (Cargo.toml's `package.metadata.docs.rs`) marks each item with the
+// features it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 // Without the `std` feature the crate needs only `core` and `alloc`.
 #![cfg_attr(not(feature = "std"), no_std)]
 
@@ -98,9 +101,11 @@ pub(crate) mod simd;
 pub mod stack;
 pub mod warp;
 
-// The README's Rust examples run as doctests.
+// The README's Rust examples run as doctests. crates/surflet/README.md is
+// a link to the repository's README, which `cargo package` copies into the
+// crate, so the packaged crate has them too.
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
 pub use cellular::{Cellular, CellularDistance, CellularReturn};

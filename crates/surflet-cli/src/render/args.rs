@@ -118,6 +118,41 @@ pub struct RenderArgs {
     )]
     pub origin: Option<Vec<f64>>,
 
+    /// Render only tile I,J of --tiles: column I and row J, from 0
+    ///
+    /// Column I and row J of the --tiles grid, counted from 0 at the top
+    /// left. The tile holds exactly the whole image's pixels in its window,
+    /// so tiles rendered by separate jobs put together make the image bit
+    /// for bit; --size (or the config's size) stays that of the whole image,
+    /// and --save-config writes the whole image's config.
+    #[arg(
+        long,
+        value_name = "I,J",
+        value_delimiter = ',',
+        requires = "tiles",
+        value_parser = clap::value_parser!(u32),
+        hide_short_help = true,
+        help_heading = "View"
+    )]
+    pub tile: Option<Vec<u32>>,
+
+    /// Split the image into N columns and M rows of tiles (with --tile)
+    ///
+    /// N columns and M rows of tiles, for --tile. Column I spans pixels
+    /// floor(I*W/N) to floor((I+1)*W/N) - 1 of a W-pixel-wide image (rows
+    /// alike), so tiles differ in size by at most one pixel, and are all
+    /// W/N wide when N divides W.
+    #[arg(
+        long,
+        value_name = "N,M",
+        value_delimiter = ',',
+        requires = "tile",
+        value_parser = clap::value_parser!(u32),
+        hide_short_help = true,
+        help_heading = "View"
+    )]
+    pub tiles: Option<Vec<u32>>,
+
     /// Dimension of the noise: 2, 3 or 4 [default: 2, or what --z, --w,
     /// --animate and --period need].
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(2..=4), hide_short_help = true, help_heading = "View")]

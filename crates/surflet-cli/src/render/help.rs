@@ -23,6 +23,9 @@ EXAMPLES
   surflet render ridges.png --fractal ridged --octaves 6 --save-config r.toml
   surflet render big.png --config r.toml --size 1024 --same-view
       the saved image again, at twice the resolution
+  surflet render t-3-0.tif --size 65536 --octaves 6 --tile 3,0 --tiles 16,16
+      column 3, row 0 of 16x16 tiles: the 4096x4096 pixels of a 65536x65536
+      heightmap, exactly the whole image's (one job per tile)
 
 COORDINATES
   Pixel (i, j) samples the world point x = X + (i*A)/B, y = Y + (j*C)/D

@@ -44,18 +44,113 @@ pub(super) enum Content {
 }
 
 /// Pixel index to world coordinate along one image axis:
-/// `origin + (i*step.num)/step.den`.
+/// `origin + ((start + i)*step.num)/step.den`, where `start` is the first
+/// pixel of a tile (0 for a whole image).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Axis {
     pub origin: f64,
     pub step: Ratio,
+    /// The index, in the whole image, of pixel 0 of what is rendered: the
+    /// tile's offset is added to the index and never folded into the
+    /// origin, which would round differently from the whole image.
+    pub start: u64,
 }
 
 impl Axis {
     #[inline]
     pub fn at(&self, i: u64) -> f64 {
-        self.origin + (i as f64 * self.step.num) / self.step.den
+        self.origin + ((self.start + i) as f64 * self.step.num) / self.step.den
     }
+}
+
+/// The window of the whole image that `--tile I,J --tiles N,M` renders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Window {
+    /// The first column and row.
+    pub start: [u64; 2],
+    /// Its width and height.
+    pub size: Size,
+}
+
+/// The part `[floor(i*n/count), floor((i+1)*n/count))` of `0..n`: parts
+/// that differ by at most one and are never empty when `count <= n`.
+fn split(n: u32, count: u32, i: u32) -> (u64, u32) {
+    let edge = |k: u32| u64::from(k) * u64::from(n) / u64::from(count);
+    let (a, b) = (edge(i), edge(i + 1));
+    // b - a <= ceil(n/count) <= n, a u32.
+    (a, (b - a) as u32)
+}
+
+/// The window of `--tile`/`--tiles`, checked against the image's size and
+/// against what a tile cannot know: the whole image's measured range, and
+/// the palette a GIF normal map quantises to from the whole image.
+fn tile_window(
+    args: &RenderArgs,
+    size: Size,
+    range: Range,
+    format: Format,
+    mode: Mode,
+) -> Result<Option<Window>, String> {
+    let (tile, tiles) = match (&args.tile, &args.tiles) {
+        (None, None) => return Ok(None),
+        (Some(t), Some(n)) => (t, n),
+        // clap's `requires` makes each need the other.
+        _ => return Err("--tile and --tiles go together".into()),
+    };
+    let &[i, j] = tile.as_slice() else {
+        return Err(format!(
+            "--tile takes two values I,J (column, row), got {}",
+            tile.len()
+        ));
+    };
+    let &[n, m] = tiles.as_slice() else {
+        return Err(format!(
+            "--tiles takes two values N,M (columns, rows), got {}",
+            tiles.len()
+        ));
+    };
+    if n == 0 || m == 0 {
+        return Err("--tiles needs at least one column and one row".into());
+    }
+    if i >= n || j >= m {
+        return Err(format!(
+            "--tile {i},{j} is outside --tiles {n},{m}: columns run from 0 to {}, rows from 0 \
+             to {}",
+            n - 1,
+            m - 1
+        ));
+    }
+    let Size { width, height } = size;
+    if n > width || m > height {
+        return Err(format!(
+            "--tiles {n},{m} splits a {width}x{height} image into tiles of no pixels; give at \
+             most {width} columns and {height} rows"
+        ));
+    }
+    if range == Range::Auto {
+        return Err(
+            "--auto-range stretches the range measured over the whole image, which one tile \
+             cannot know, so its tiles would not join; give --range LO,HI, or leave both out \
+             for the documented range"
+                .into(),
+        );
+    }
+    if format == Format::Gif && mode == Mode::Normal {
+        return Err(
+            "a GIF normal map's palette is chosen from the colours of the whole image, which \
+             one tile cannot know; write PNG tiles"
+                .into(),
+        );
+    }
+    let (x0, w) = split(width, n, i);
+    let (y0, h) = split(height, m, j);
+    Ok(Some(Window {
+        start: [x0, y0],
+        size: Size {
+            width: w,
+            height: h,
+        },
+    }))
 }
 
 /// A validated render: everything decided, nothing allocated.
@@ -139,8 +234,6 @@ impl Plan {
                 height: 512,
             },
         };
-        let Size { width, height } = size;
-
         let PixelChoice {
             mode,
             ramp,
@@ -148,6 +241,10 @@ impl Plan {
             range,
             sixteen,
         } = pixel_choice(args, pixels, format)?;
+        let window = tile_window(args, size, range, format, mode)?;
+        // The pixels rendered: the tile's, or the whole image's.
+        let Size { width, height } = window.map_or(size, |w| w.size);
+        let start = window.map_or([0, 0], |w| w.start);
 
         let choice = frames_choice(args, anim, format)?;
         let Frames {
@@ -185,10 +282,12 @@ impl Plan {
         let x = Axis {
             origin: origin[0],
             step: scale[0],
+            start: start[0],
         };
         let y = Axis {
             origin: origin[1],
             step: scale[1],
+            start: start[1],
         };
         let zw = [z.unwrap_or(0.0), w.unwrap_or(0.0)];
         let time = time_axis.map(|a| {
@@ -198,6 +297,7 @@ impl Plan {
                 Axis {
                     origin: zw[k],
                     step,
+                    start: 0,
                 },
             )
         });
@@ -256,7 +356,8 @@ impl Plan {
             stack: r.stack.clone(),
             graph: r.graph.clone(),
             view: View {
-                size: Some([width, height]),
+                // The whole image's, which a tile's config describes.
+                size: Some([size.width, size.height]),
                 origin: Some(origin),
                 scale: Some(scale),
                 dims: Some(dims as u8),
@@ -781,6 +882,7 @@ mod tests {
         let x = Axis {
             origin: 0.0,
             step: parse_ratio("1/3").unwrap(),
+            start: 0,
         };
         // i*1/3 rounded once hits 1 exactly at i = 3, where 3*(1/3) would
         // also happen to; 49*(1/49) is the classic case that does not.
@@ -788,8 +890,29 @@ mod tests {
         let y = Axis {
             origin: 0.0,
             step: parse_ratio("1/49").unwrap(),
+            start: 0,
         };
         assert_eq!(y.at(49), 1.0);
         assert_ne!(49.0 * (1.0f64 / 49.0), 1.0);
+    }
+
+    #[test]
+    fn tiles_cover_the_image_once_and_differ_by_at_most_one() {
+        for n in [1u32, 2, 7, 64, 1000, u32::MAX] {
+            for count in [1u32, 2, 3, 7, 64, 1000].into_iter().filter(|&c| c <= n) {
+                let mut next = 0;
+                let (mut least, mut most) = (u32::MAX, 0);
+                for i in 0..count {
+                    let (start, len) = split(n, count, i);
+                    assert_eq!(start, next, "{n} in {count}: part {i} leaves a gap");
+                    assert!(len > 0, "{n} in {count}: part {i} is empty");
+                    next = start + u64::from(len);
+                    least = least.min(len);
+                    most = most.max(len);
+                }
+                assert_eq!(next, u64::from(n), "{n} in {count}: not covered");
+                assert!(most - least <= 1, "{n} in {count}: {least}..{most}");
+            }
+        }
     }
 }

@@ -23,6 +23,7 @@ mod sample;
 #[cfg(feature = "serve")]
 mod serve;
 mod stack;
+mod tile;
 // Compares every subcommand, analyze and the server's export included.
 #[cfg(all(feature = "serve", feature = "plots"))]
 mod vocabulary;
