@@ -56,3 +56,37 @@ def test_distributed_local_cluster():
             # The work really ran on the workers (not in this process).
             workers = {w for ws in client.who_has().values() for w in ws}
             assert len(client.scheduler_info()["workers"]) == 2, workers
+
+
+def test_every_chunk_is_the_cli_tile(cli, tmp_path):
+    """A chunk of a Dask heightmap is the tile that `surflet render --tile`
+    draws of the same image: both compute pixel (i, j) of the whole image
+    at origin + index * step (Grid::window's arithmetic; render's
+    origin + (index * A) / B is the same number for a dyadic scale like
+    1/64), in float64, and round the value once to float32."""
+    config = tmp_path / "fbm.toml"
+    config.write_text(
+        'version = 2\nnoise = "simplex"\nseed = 7\n[fractal]\nkind = "fbm"\noctaves = 6\n'
+        "[view]\norigin = [-3.5, 2.25]\nscale = [0.015625, 0.015625]\n"
+    )
+    stack = surflet.Stack.from_toml(config.read_text())
+    height, width, chunks = 96, 160, (32, 40)
+    lazy = surflet.dask.grid(
+        stack, (-3.5, 2.25), (1 / 64, 1 / 64), (height, width), chunks=chunks
+    ).astype(np.float32)
+    tiles = (width // chunks[1], height // chunks[0])
+    assert lazy.numblocks == (tiles[1], tiles[0])
+    for j in range(tiles[1]):
+        for i in range(tiles[0]):
+            out = tmp_path / f"t{i}-{j}.raw"
+            code, _, err = cli(
+                ["render", str(out), "--config", str(config), "--size", f"{width}x{height}",
+                 "--tile", f"{i},{j}", "--tiles", f"{tiles[0]},{tiles[1]}"]
+            )
+            assert code == 0, err
+            tile = np.fromfile(out, dtype="<f4").reshape(chunks)
+            chunk = lazy.blocks[j, i].compute(scheduler="threads")
+            assert chunk.dtype == np.float32
+            assert (chunk.view(np.uint32) == tile.view(np.uint32)).all(), (i, j)
+    # And not trivially: the tiles differ from one another.
+    assert not np.array_equal(lazy.blocks[0, 0].compute(), lazy.blocks[0, 1].compute())
