@@ -32,8 +32,11 @@ for target in "${targets[@]}"; do
     before=$(find "$corpus" -type f | wc -l)
     log="$(mktemp)"
     echo "fuzz: $target for ${seconds}s from $before inputs"
+    # A hang is an input that takes over 10 s; an unbounded allocation one
+    # that passes 2 GiB (libFuzzer's -rss_limit_mb, which also caps a single
+    # malloc): both are reported as crashes.
     if ! cargo fuzz run "${flags[@]}" "$target" "$corpus" -- \
-        -max_total_time="$seconds" >"$log" 2>&1; then
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 >"$log" 2>&1; then
         tail -n 80 "$log"
         echo "fuzz: $target crashed; the input is in fuzz/artifacts/$target/" >&2
         exit 1

@@ -41,20 +41,36 @@ pub struct Moments {
 
 /// The moments of `v`; the variance is the mean squared deviation from the
 /// mean, computed in a second pass so it does not cancel catastrophically.
+///
+/// The sums are taken over fixed chunks and the chunks' sums added in
+/// order, so they have the same bits however rayon splits the work: a
+/// parallel fold and reduce groups the additions as work stealing falls.
+/// The server's load test saw 3 of 438 answers to the same analysis
+/// request differ under load; these were the only parallel reductions in
+/// an analysis.
 pub fn moments(v: &[f64]) -> Moments {
+    const CHUNK: usize = 4096;
     let n = v.len() as f64;
-    let (min, max, sum) = v
-        .par_iter()
-        .fold(
-            || (f64::INFINITY, f64::NEG_INFINITY, 0.0),
-            |(lo, hi, s), &x| (lo.min(x), hi.max(x), s + x),
-        )
-        .reduce(
-            || (f64::INFINITY, f64::NEG_INFINITY, 0.0),
-            |a, b| (a.0.min(b.0), a.1.max(b.1), a.2 + b.2),
-        );
+    let parts: Vec<(f64, f64, f64)> = v
+        .par_chunks(CHUNK)
+        .map(|c| {
+            c.iter().fold(
+                (f64::INFINITY, f64::NEG_INFINITY, 0.0),
+                |(lo, hi, s), &x| (lo.min(x), hi.max(x), s + x),
+            )
+        })
+        .collect();
+    let (min, max, sum) = parts
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY, 0.0), |a, b| {
+            (a.0.min(b.0), a.1.max(b.1), a.2 + b.2)
+        });
     let mean = sum / n;
-    let var = v.par_iter().map(|&x| (x - mean) * (x - mean)).sum::<f64>() / n;
+    let squares: Vec<f64> = v
+        .par_chunks(CHUNK)
+        .map(|c| c.iter().map(|&x| (x - mean) * (x - mean)).sum::<f64>())
+        .collect();
+    let var = squares.iter().sum::<f64>() / n;
     // The sum's rounding can put the mean of a constant field a hair
     // outside [min, max]; clamping keeps min <= mean <= max true.
     Moments {

@@ -8,11 +8,12 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use axum::Router;
 use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
@@ -39,6 +40,18 @@ const STYLE: &str = include_str!("page/style.css");
 /// The named ramps the page offers, by the names `--ramp` takes.
 const RAMPS: [&str; 2] = ["terrain", "gray"];
 
+/// How many times a computation has asked whether to go on and been told
+/// yes: before each band of rows of a render or analysis, before each 4096
+/// points of a sample request, and after encoding. It is how a test sees
+/// work stop when a client goes away (BAD-INPUT.md promises that it stops
+/// at the next band), served as `GET /api/test/progress` only by builds
+/// with debug assertions (the test profile) started with
+/// `SURFLET_SERVE_TEST_PROGRESS` set.
+static PROGRESS: AtomicU64 = AtomicU64::new(0);
+
+/// The environment variable that turns on `GET /api/test/progress`.
+const PROGRESS_VAR: &str = "SURFLET_SERVE_TEST_PROGRESS";
+
 /// What every handler shares.
 #[derive(Clone)]
 struct Shared {
@@ -54,7 +67,7 @@ pub fn router(addr: SocketAddr, limits: Limits) -> Router {
         permits: Arc::new(Semaphore::new(limits.max_renders)),
         limits: Arc::new(limits),
     };
-    Router::new()
+    let mut routes = Router::new()
         .route(
             "/",
             get(|| async { asset(PAGE, "text/html; charset=utf-8") }),
@@ -71,7 +84,14 @@ pub fn router(addr: SocketAddr, limits: Limits) -> Router {
         .route("/api/render", post(render_png))
         .route("/api/analyze", post(analyze))
         .route("/api/export", post(export_config))
-        .route("/api/sample", post(sample))
+        .route("/api/sample", post(sample));
+    if cfg!(debug_assertions) && std::env::var_os(PROGRESS_VAR).is_some() {
+        routes = routes.route(
+            "/api/test/progress",
+            get(|| async { PROGRESS.load(Ordering::SeqCst).to_string() }),
+        );
+    }
+    routes
         .fallback(|| async { refuse((404, "no such page".into())) })
         .layer(DefaultBodyLimit::max(shared.limits.max_body))
         .layer(middleware::from_fn_with_state(shared.clone(), host_check))
@@ -168,6 +188,22 @@ async fn noises(State(shared): State<Shared>) -> Response {
     .into_response()
 }
 
+/// The request body, or the refusal of one the extractor would not read:
+/// over the size limit (413), as JSON like every other refusal (axum's own
+/// answer is plain text, which the load test caught).
+fn read(body: Result<Bytes, BytesRejection>, limits: &Limits) -> Result<Bytes, Refusal> {
+    body.map_err(|r| match r.status().as_u16() {
+        413 => (
+            413,
+            format!(
+                "the request body is larger than this server reads: at most {} bytes",
+                limits.max_body
+            ),
+        ),
+        status => (status, format!("bad request body: {}", r.body_text())),
+    })
+}
+
 /// What the computing endpoints take: a config (as JSON or TOML text), an
 /// expression that replaces its stack or graph, and a size.
 #[derive(Debug, Default, Deserialize)]
@@ -259,7 +295,13 @@ async fn compute<T: Send + 'static>(
     let deadline = Instant::now() + timeout;
     let task = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let stop = || gone.load(Ordering::Relaxed) || Instant::now() >= deadline;
+        let stop = || {
+            let halt = gone.load(Ordering::Relaxed) || Instant::now() >= deadline;
+            if !halt {
+                PROGRESS.fetch_add(1, Ordering::SeqCst);
+            }
+            halt
+        };
         work(&stop)
     });
     match task.await {
@@ -278,8 +320,9 @@ async fn compute<T: Send + 'static>(
 }
 
 /// `POST /api/render`: the PNG `surflet render` writes for the description.
-async fn render_png(State(shared): State<Shared>, bytes: Bytes) -> Response {
+async fn render_png(State(shared): State<Shared>, body: Result<Bytes, BytesRejection>) -> Response {
     let run = async {
+        let bytes = read(body, &shared.limits)?;
         let d = describe(&bytes, &shared.limits)?;
         let args = d.render_args(d.body.size)?;
         let image = compute(&shared, move |stop| render::to_memory(&args, stop)).await?;
@@ -305,8 +348,9 @@ async fn render_png(State(shared): State<Shared>, bytes: Bytes) -> Response {
 
 /// `POST /api/analyze`: the measured range, a histogram and the radially
 /// averaged power spectrum of the values behind the pixels.
-async fn analyze(State(shared): State<Shared>, bytes: Bytes) -> Response {
+async fn analyze(State(shared): State<Shared>, body: Result<Bytes, BytesRejection>) -> Response {
     let run = async {
+        let bytes = read(body, &shared.limits)?;
         let mut d = describe(&bytes, &shared.limits)?;
         // The values, not the slopes of a normal map.
         if let Some(look) = &mut d.look {
@@ -351,8 +395,12 @@ async fn analyze(State(shared): State<Shared>, bytes: Bytes) -> Response {
 
 /// `POST /api/export`: the resolved config as TOML and JSON, its
 /// expression, and a `surflet render` command that reproduces it.
-async fn export_config(State(shared): State<Shared>, bytes: Bytes) -> Response {
+async fn export_config(
+    State(shared): State<Shared>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     let run = async {
+        let bytes = read(body, &shared.limits)?;
         let d = describe(&bytes, &shared.limits)?;
         let args = d.render_args(d.body.size)?;
         let look = compute(&shared, move |_| {
@@ -369,8 +417,9 @@ async fn export_config(State(shared): State<Shared>, bytes: Bytes) -> Response {
 
 /// `POST /api/sample`: values (and gradients) at points, in `f64`, as
 /// `surflet sample --config` prints them.
-async fn sample(State(shared): State<Shared>, bytes: Bytes) -> Response {
+async fn sample(State(shared): State<Shared>, body: Result<Bytes, BytesRejection>) -> Response {
     let run = async {
+        let bytes = read(body, &shared.limits)?;
         let mut d = describe(&bytes, &shared.limits)?;
         let points = d.body.points.take().unwrap_or_default();
         if points.len() > shared.limits.max_points {

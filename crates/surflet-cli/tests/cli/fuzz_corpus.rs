@@ -13,6 +13,12 @@ use std::path::{Path, PathBuf};
 
 #[path = "../../../../fuzz/targets/config.rs"]
 mod config;
+#[path = "../../../../fuzz/targets/document.rs"]
+mod document;
+#[path = "../../../../fuzz/targets/expr.rs"]
+mod expr;
+#[path = "../../../../fuzz/targets/graph.rs"]
+mod graph;
 #[path = "../../../../fuzz/targets/kernels.rs"]
 mod kernels;
 #[path = "../../../../fuzz/targets/sample.rs"]
@@ -56,4 +62,19 @@ fn kernels_corpus() {
 #[test]
 fn sample_corpus() {
     assert!(replay("sample", sample::run) >= AT_LEAST);
+}
+
+#[test]
+fn expr_corpus() {
+    assert!(replay("expr", expr::run) >= AT_LEAST);
+}
+
+#[test]
+fn graph_corpus() {
+    assert!(replay("graph", graph::run) >= AT_LEAST);
+}
+
+#[test]
+fn document_corpus() {
+    assert!(replay("document", document::run) >= AT_LEAST);
 }

@@ -17,6 +17,8 @@ mod fuzz_corpus;
 #[cfg(feature = "plots")]
 mod gallery;
 mod graph;
+#[cfg(feature = "serve")]
+mod load;
 mod readme;
 mod render;
 mod sample;

@@ -23,9 +23,15 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start(args: &[&str]) -> Server {
+        Server::start_with(args, &[])
+    }
+
+    /// Started with environment variables set (the test-only counter).
+    pub(crate) fn start_with(args: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(BIN)
             .args(["serve", "--port", "0"])
             .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -42,6 +48,18 @@ impl Server {
             .to_string();
         let port = url.rsplit(':').next().unwrap().parse().unwrap();
         Server { child, url, port }
+    }
+
+    pub(crate) fn url(&self) -> &str {
+        &self.url
+    }
+
+    pub(crate) fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     fn agent() -> ureq::Agent {
@@ -459,14 +477,137 @@ fn bad_requests_get_400_with_the_cli_message_and_the_server_goes_on() {
     );
     let (status, _) = s.refused("/api/sample", br#"{"points": [[1, 2], [3]]}"#);
     assert_eq!(status, 400);
+    // More than 4 coordinates (and none): the server's sample takes 1D-4D.
+    for points in [
+        json!([[1, 2, 3, 4, 5]]),
+        json!([[1, 2, 3, 4, 5], [1, 2, 3, 4, 5]]),
+        json!([[]]),
+    ] {
+        let (status, m) = s.refused(
+            "/api/sample",
+            json!({ "points": points }).to_string().as_bytes(),
+        );
+        assert_eq!(status, 400, "{points}: {m}");
+        assert!(m.contains("1 to 4"), "{m}");
+    }
+    // An animation: the server renders still images, whichever endpoint.
+    for (path, extra) in [
+        ("/api/render", json!({})),
+        ("/api/analyze", json!({})),
+        ("/api/export", json!({})),
+        ("/api/sample", json!({"points": [[0.5, 0.5]]})),
+    ] {
+        let mut body = json!({"config": {"version": 2, "animation": {"frames": 8, "axis": "z"}}});
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        let (status, m) = s.refused(path, body.to_string().as_bytes());
+        assert_eq!(status, 400, "{path}: {m}");
+        assert!(
+            m.contains("still images") && m.contains("8 frames"),
+            "{path}: {m}"
+        );
+        let (status, m) = s.refused(
+            path,
+            json!({"toml": "version = 2\n[animation]\nframes = 3\n", "points": [[0.5, 0.5]]})
+                .to_string()
+                .as_bytes(),
+        );
+        assert_eq!(status, 400, "{path} (TOML): {m}");
+    }
     s.alive();
+}
+
+/// The test-only counter of work done (`GET /api/test/progress`): one count
+/// per band of rows begun.
+fn progress(s: &Server) -> u64 {
+    let (status, body) = s.get("/api/test/progress");
+    assert_eq!(status, 200, "the progress counter is not served");
+    String::from_utf8(body).unwrap().trim().parse().unwrap()
+}
+
+/// BAD-INPUT.md: a client that goes away mid-render stops the computation
+/// at the next band. The client sends `slow()` (2048 rows, in bands of
+/// 32), waits until a few bands have begun, and closes its connection; the
+/// counter of bands begun must stop within 200 ms, far short of the 64
+/// bands of the whole image, and the permit must come back.
+#[test]
+fn a_client_that_goes_away_stops_the_computation() {
+    let s = Server::start_with(
+        &["--max-renders", "1", "--timeout", "120"],
+        &[("SURFLET_SERVE_TEST_PROGRESS", "1")],
+    );
+    let start = progress(&s);
+    let body = slow().to_string();
+    let mut stream = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+    write!(
+        stream,
+        "POST /api/render HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        s.port,
+        body.len()
+    )
+    .unwrap();
+    let t = Instant::now();
+    let mut first_band = None;
+    loop {
+        let now = progress(&s);
+        if now > start && first_band.is_none() {
+            first_band = Some(Instant::now());
+        }
+        if now >= start + 3 {
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "the render never began"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    // Two bands took this long: had the work gone on, more would begin
+    // well inside the watch below, which lasts four bands (at least 1.5 s).
+    let band = first_band.unwrap().elapsed() / 2;
+    let watch = (band * 4).max(Duration::from_millis(1500));
+    stream.shutdown(std::net::Shutdown::Both).unwrap();
+    drop(stream);
+    let closed = Instant::now();
+    let (mut last, mut changed) = (progress(&s), closed);
+    while closed.elapsed() < watch {
+        std::thread::sleep(Duration::from_millis(5));
+        let now = progress(&s);
+        if now != last {
+            (last, changed) = (now, Instant::now());
+        }
+    }
+    let after = changed - closed;
+    println!(
+        "{} bands begun ({band:?} each), the last {after:?} after the client went away",
+        last - start
+    );
+    assert!(
+        after <= Duration::from_millis(200),
+        "bands still began {after:?} after the client went away"
+    );
+    assert!(
+        last - start < 64,
+        "the whole image was computed: {} bands",
+        last - start
+    );
+    // The permit came back (one render at a time): the next one computes.
+    s.png(&json!({"size": [16, 16]}));
 }
 
 #[test]
 fn limits_answer_with_their_statuses() {
     let s = Server::start(&[]);
     let big = format!("{{\"expr\": \"{}\"}}", " ".repeat(1 << 20));
-    assert_eq!(s.post_bytes("/api/render", big.as_bytes()).0, 413);
+    // JSON like every refusal (it was axum's plain text until the load
+    // test caught it), at every endpoint.
+    for path in ["/api/render", "/api/analyze", "/api/export", "/api/sample"] {
+        let (status, m) = s.refused(path, big.as_bytes());
+        assert_eq!(status, 413, "{path}: {m}");
+        assert!(m.contains("at most 1048576 bytes"), "{path}: {m}");
+    }
     let (status, m) = s.refused("/api/render", br#"{"size": [4096, 16]}"#);
     assert_eq!(status, 413, "{m}");
     assert!(m.contains("2048"), "{m}");

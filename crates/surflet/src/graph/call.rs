@@ -401,7 +401,25 @@ fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
             };
         }
         Val::Call(c) => c,
-        Val::Stack(s) => return Ok(Graph::Stack(s.clone())),
+        // A stack table gets the checks a stack call gets below, so that a
+        // config and an expression refuse the same stacks (a fractal whose
+        // normalisation divides by 0 was read from a config, and its
+        // expression was then refused).
+        Val::Stack(s) => {
+            return match (s.check(), &item.at) {
+                (Ok(()), _) => Ok(Graph::Stack(s.clone())),
+                // The stack's key under the table's (`a.fractal.normalize`).
+                (Err(Error::Config { key, message }), At::Key(table)) => {
+                    let key = if table.is_empty() {
+                        key
+                    } else {
+                        format!("{table}.{key}")
+                    };
+                    Err(bad(&At::Key(key), message))
+                }
+                (Err(e), at) => Err(bad(at, e.to_string())),
+            };
+        }
         _ => {
             return Err(bad(
                 &item.at,
@@ -654,6 +672,16 @@ fn leaf(item: &Item, keys: &mut Vec<(String, At)>, depth: usize) -> Result<Stack
             fractal: None,
             warp: None,
         });
+    }
+    // Past the noises, a stack leaf is a fractal or a warp; any other call
+    // (`fbm(perlin() * 2)`, `fbm(abs(perlin()))`) is not a stack, and its
+    // arguments are not a fractal's: asking them for `input` panicked
+    // until the `expr` fuzz target found it.
+    if FractalKind::from_name(name).is_err() && name != "warp" {
+        return Err(bad(
+            at,
+            format!("expected a noise such as simplex(...), found {name}(...)"),
+        ));
     }
     let input = a.need("input")?;
     let mut stack = leaf(input, keys, depth + 1)?;

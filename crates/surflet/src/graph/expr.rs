@@ -394,6 +394,15 @@ pub(crate) fn expression_error(text: &str, b: Bad) -> Error {
         At::Span(s, e) => (s.min(text.len()), e.min(text.len())),
         At::Key(_) => (0, text.len()),
     };
+    // A span one byte past a fault can end inside a multi-byte character
+    // (the `expr` fuzz target found `perlinҚ`): widen it to the character.
+    let whole = |mut k: usize| {
+        while !text.is_char_boundary(k) {
+            k += 1;
+        }
+        k
+    };
+    let (start, end) = (whole(start), whole(end));
     // The line holding the fault, and the caret under it (in characters).
     let line_start = text[..start].rfind('\n').map_or(0, |k| k + 1);
     let line_end = text[start..].find('\n').map_or(text.len(), |k| start + k);

@@ -606,18 +606,31 @@ fn stack(d: usize) -> impl Strategy<Value = Stack> {
         0..7usize,
         any::<u64>(),
         prop_oneof![Just(1.0), 0.01f64..10.0, Just(1e-300)],
-        proptest::option::of(proptest::collection::vec(
-            prop_oneof![Just(2u32), Just(4), 2u32..9],
-            d,
-        )),
+        proptest::option::weighted(
+            0.3,
+            proptest::collection::vec(prop_oneof![Just(2u32), Just(4), 2u32..9], d),
+        ),
         cellular,
         proptest::option::of(fractal_desc()),
         proptest::option::of(warp),
     )
         .prop_map(
-            |(noise, seed, frequency, period, (distance, ret, jitter), fractal, warp)| {
+            move |(noise, seed, frequency, period, (distance, ret, jitter), fractal, warp)| {
                 let noise = NoiseKind::ALL[noise];
                 let cellular = noise == NoiseKind::Cellular;
+                // Periods only where the noise (and a warp's) tiles in d
+                // dimensions, 2D simplex's y period even: most stacks then
+                // build, and their values are compared.
+                let tiles = |k: NoiseKind| k.periodic_dims().contains(&d);
+                let warp_tiles = warp
+                    .as_ref()
+                    .is_none_or(|w| w.1.is_none_or(|k| tiles(NoiseKind::ALL[k])));
+                let period = period.filter(|_| tiles(noise) && warp_tiles).map(|mut p| {
+                    if d == 2 {
+                        p[1] += p[1] % 2;
+                    }
+                    p
+                });
                 let warp = warp.map(|(progressive, wn, ws, wf, amplitude, wfr)| {
                     surflet::WarpDesc {
                         kind: if progressive {
@@ -1095,6 +1108,27 @@ fn bad_expressions_point_at_the_fault() {
         ("perlin(seed=\"x\")", 14, "whole number"),
         ("terrace(perlin(), points=3)", 26, "is a list"),
         ("nosuch", 1, "expected a field"),
+        // A fault at a multi-byte character: the caret covers it (this
+        // panicked slicing the text until the `expr` fuzz target found it).
+        ("perlin(seed=1) * Қ", 18, "expected"),
+        ("perlinҚ", 7, "expected"),
+        // A fractal or warp of something that is not a noise (these
+        // panicked until the `expr` fuzz target found them).
+        (
+            "fbm(perlin() * 2, octaves=3)",
+            5,
+            "expected a noise such as simplex(...), found mul(...)",
+        ),
+        (
+            "warp(fbm(value() / 2), amplitude=0.5)",
+            10,
+            "expected a noise such as simplex(...), found div(...)",
+        ),
+        (
+            "ridged(abs(perlin()))",
+            8,
+            "expected a noise such as simplex(...), found abs(...)",
+        ),
     ];
     let mut wrong = Vec::new();
     for (text, column, msg) in cases {
@@ -1177,6 +1211,18 @@ fn bad_configs_name_the_key() {
         (
             "op = \"fbm\"\noctaves = 40\ninput = { noise = \"perlin\" }",
             "octaves",
+        ),
+        // A stack table gets the stack's checks, as a stack call does in an
+        // expression: the `document` fuzz target read this one from a
+        // config, and its expression was then refused.
+        (
+            "op = \"add\"\nb = 0\n[a]\nnoise = \"cellular\"\n\
+             [a.fractal]\nkind = \"ridged\"\noctaves = 2\namplitude = 0.0",
+            "a.fractal.normalize: normalising divides by the bound",
+        ),
+        (
+            "noise = \"perlin\"\ndistance = \"manhattan\"",
+            "distance: only cellular noise has a distance",
         ),
     ];
     for (text, msg) in cases {
