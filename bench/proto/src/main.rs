@@ -620,7 +620,13 @@ unsafe fn proto_perlin3_ylast<const FMA: bool, const CHEAP: bool>(
 // surflet's 8 gradients, radius² ½ with the (r² − d²)³ falloff, scaled.
 
 #[target_feature(enable = "avx2,fma")]
-unsafe fn proto_simplex2<const FMA: bool, const CHEAP: bool>(
+// `SHARED` bounds what sharing corner data along a row could save: each
+// corner's hash finaliser and gradient decoding (18 operations) become two
+// register permutes of an 8-entry table, as if a row's corners had been
+// hashed once and every lane only looked its corner up. Building the tables
+// and finding each lane's entry are left out, so no real shared-corner path
+// can be faster than this.
+unsafe fn proto_simplex2<const FMA: bool, const CHEAP: bool, const SHARED: bool>(
     xs: &[f32],
     ys: &[f32],
     out: &mut [f32],
@@ -636,7 +642,16 @@ unsafe fn proto_simplex2<const FMA: bool, const CHEAP: bool>(
         let t = _mm256_sub_ps(half, madd::<FMA>(dx, dx, _mm256_mul_ps(dy, dy)));
         let t = _mm256_max_ps(t, zero);
         let t3 = _mm256_mul_ps(_mm256_mul_ps(t, t), t);
-        let (gx, gy) = grad2(finish::<CHEAP>(h));
+        let (gx, gy) = if SHARED {
+            let tx = _mm256_setr_ps(1.0, -1.0, 0.0, 0.0, 0.707, -0.707, 0.707, -0.707);
+            let ty = _mm256_setr_ps(0.0, 0.0, 1.0, -1.0, 0.707, 0.707, -0.707, -0.707);
+            (
+                _mm256_permutevar8x32_ps(tx, h),
+                _mm256_permutevar8x32_ps(ty, h),
+            )
+        } else {
+            grad2(finish::<CHEAP>(h))
+        };
         _mm256_mul_ps(t3, madd::<FMA>(gx, dx, _mm256_mul_ps(gy, dy)))
     };
     let mut i = 0;
@@ -752,13 +767,14 @@ fn prototypes() -> Vec<(String, usize, Run)> {
     );
     drop(g);
     macro_rules! simplex {
-        ($name:literal, $fma:literal, $cheap:literal) => {{
+        ($name:literal, $fma:literal, $cheap:literal) => {{ simplex!($name, $fma, $cheap, false) }};
+        ($name:literal, $fma:literal, $cheap:literal, $shared:literal) => {{
             let (xs, ys) = (xs.clone(), ys.clone());
             v.push((
                 format!("{} points", $name),
                 1024 * 1024,
                 Box::new(move |o: &mut [f32]| unsafe {
-                    proto_simplex2::<$fma, $cheap>(&xs, &ys, o)
+                    proto_simplex2::<$fma, $cheap, $shared>(&xs, &ys, o)
                 }),
             ));
         }};
@@ -767,6 +783,8 @@ fn prototypes() -> Vec<(String, usize, Run)> {
     simplex!("simplex2-fma", true, false);
     simplex!("simplex2-cheap", false, true);
     simplex!("simplex2-fma-cheap", true, true);
+    simplex!("simplex2-shared", false, false, true);
+    simplex!("simplex2-fma-shared", true, false, true);
     v
 }
 
@@ -791,6 +809,15 @@ fn surflet_rows() -> Vec<(String, usize, Run)> {
                 }),
             ));
         }
+        let g = Grid::<f32, 2>::uniform([0.01; 2], [spacing; 2], [w2; 2]).unwrap();
+        let n = Noise::<2>::new(NoiseKind::Simplex, 1);
+        v.push((
+            format!("surflet simplex2 grid {tag}"),
+            w2 * w2,
+            Box::new(move |o: &mut [f32]| {
+                n.grid(&g, o).unwrap();
+            }),
+        ));
         let g = Grid::<f32, 3>::uniform([0.01; 3], [spacing; 3], [w3, w3, d3]).unwrap();
         let n = Noise::<3>::new(NoiseKind::Perlin, 1);
         v.push((
