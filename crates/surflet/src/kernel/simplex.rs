@@ -56,6 +56,31 @@ fn surflet<S: Simd, const D: usize, const VALUE: bool>(
     r2: f64,
     acc: &mut Acc<S, D>,
 ) {
+    surflet_data::<S, D, VALUE>(s, corner_data::<S, D, VALUE>(s, h), d, r2, acc);
+}
+
+/// What a corner with finished hash `h` contributes besides its offset:
+/// its gradient, or (`VALUE`) its lattice value in entry 0.
+#[inline(always)]
+fn corner_data<S: Simd, const D: usize, const VALUE: bool>(s: S, h: S::U) -> [S::F; D] {
+    if VALUE {
+        let mut v = [s.zero(); D];
+        v[0] = lattice_value(s, h);
+        v
+    } else {
+        gradient::<S, D>(s, h)
+    }
+}
+
+/// Adds the surflet of one corner with [`corner_data`] `data` at offset `d`.
+#[inline(always)]
+fn surflet_data<S: Simd, const D: usize, const VALUE: bool>(
+    s: S,
+    data: [S::F; D],
+    d: [S::F; D],
+    r2: f64,
+    acc: &mut Acc<S, D>,
+) {
     // max(t, 0) in one instruction; a NaN t gives 0 here, and the final
     // `poison` still turns the result into NaN.
     let t = s.max(s.sub(s.c(r2), dot(s, &d, &d)), s.zero());
@@ -63,14 +88,14 @@ fn surflet<S: Simd, const D: usize, const VALUE: bool>(
     let t3 = s.mul(t2, t);
     let minus6t2 = s.mul(t2, s.c(-6.0));
     if VALUE {
-        let v = lattice_value(s, h);
+        let v = data[0];
         acc.0 = s.add(acc.0, s.mul(v, t3));
         let k = s.mul(v, minus6t2);
         for a in 0..D {
             acc.1[a] = s.add(acc.1[a], s.mul(k, d[a]));
         }
     } else {
-        let g = gradient::<S, D>(s, h);
+        let g = data;
         let gd = dot(s, &g, &d);
         acc.0 = s.add(acc.0, s.mul(t3, gd));
         let k = s.mul(gd, minus6t2);
@@ -176,22 +201,20 @@ pub(crate) fn simplex1<S: Simd, const VALUE: bool, const PERIODIC: bool>(
 pub(crate) const F2: f64 = 0.366_025_403_784_438_65; // (√3 − 1) / 2
 pub(crate) const G2: f64 = 0.211_324_865_405_187_1; // (3 − √3) / 6
 
-/// The triangle of the classic equilateral lattice that holds a 2D point:
-/// its three corners' finished hashes and offsets, and what
-/// OpenSimplex2S needs to find the corners beyond its edges.
-pub(crate) struct Tri2<S: Simd> {
-    pub(crate) h: [S::U; 3],
-    pub(crate) d: [[S::F; 2]; 3],
-    /// The primed skewed cell of corner 0.
-    pub(crate) ci: S::U,
-    pub(crate) cj: S::U,
-    /// The lower triangle, `(0,0), (1,0), (1,1)`; else the upper one.
-    pub(crate) x_first: S::M,
+/// Where a 2D point lies on the classic equilateral lattice (skew
+/// `(√3 − 1)/2`): the skewed cell `(i, j)` of its triangle's corner 0
+/// (reduced modulo 2^32, not yet primed), the offsets from the three corners
+/// `(i, j)`, the step, `(i + 1, j + 1)`, and which step corner 1 takes.
+struct Loc2<S: Simd> {
+    i: S::U,
+    j: S::U,
+    d: [[S::F; 2]; 3],
+    /// The lower triangle, corner 1 at `(i + 1, j)`; else `(i, j + 1)`.
+    x_first: S::M,
 }
 
-/// Locates `p` on the classic equilateral lattice (skew `(√3 − 1)/2`).
 #[inline(always)]
-pub(crate) fn tri2<S: Simd>(s: S, field: &Field<S>, p: [S::F; 2]) -> Tri2<S> {
+fn locate2<S: Simd>(s: S, p: [S::F; 2]) -> Loc2<S> {
     // Skew on exact (cell, fraction) pairs: xs = x + (x + y)·F2 with the
     // integer parts of the skew split off exactly (see `mul_split`).
     let (xi, xf) = split(s, p[0]);
@@ -216,11 +239,49 @@ pub(crate) fn tri2<S: Simd>(s: S, field: &Field<S>, p: [S::F; 2]) -> Tri2<S> {
     let y1 = s.add(s.sub(y0, s.keep_not(x_first, one)), g2);
     let g22 = s.c(2.0 * G2 - 1.0);
     let (x2, y2) = (s.add(x0, g22), s.add(y0, g22));
+    Loc2 {
+        i: s.cell(i),
+        j: s.cell(j),
+        d: [[x0, y0], [x1, y1], [x2, y2]],
+        x_first,
+    }
+}
 
+/// The triangle of the classic equilateral lattice that holds a 2D point:
+/// its three corners' finished hashes and offsets, and what
+/// OpenSimplex2S needs to find the corners beyond its edges.
+pub(crate) struct Tri2<S: Simd> {
+    pub(crate) h: [S::U; 3],
+    pub(crate) d: [[S::F; 2]; 3],
+    /// The primed skewed cell of corner 0.
+    pub(crate) ci: S::U,
+    pub(crate) cj: S::U,
+    /// The lower triangle, `(0,0), (1,0), (1,1)`; else the upper one.
+    pub(crate) x_first: S::M,
+}
+
+/// Locates `p` on the classic equilateral lattice and hashes its corners.
+#[inline(always)]
+pub(crate) fn tri2<S: Simd>(s: S, field: &Field<S>, p: [S::F; 2]) -> Tri2<S> {
+    let loc = locate2(s, p);
+    let (h, ci, cj) = hash_corners2(s, field, &loc);
+    Tri2 {
+        h,
+        d: loc.d,
+        ci,
+        cj,
+        x_first: loc.x_first,
+    }
+}
+
+/// The finished hashes of a triangle's three corners, and the primed cell
+/// of corner 0.
+#[inline(always)]
+fn hash_corners2<S: Simd>(s: S, field: &Field<S>, loc: &Loc2<S>) -> ([S::U; 3], S::U, S::U) {
     let (px, py) = (s.u_splat(PRIMES[0]), s.u_splat(PRIMES[1]));
-    let ci = s.u_mul(s.cell(i), px);
-    let cj = s.u_mul(s.cell(j), py);
-    let step = s.m_to_u(x_first);
+    let ci = s.u_mul(loc.i, px);
+    let cj = s.u_mul(loc.j, py);
+    let step = s.m_to_u(loc.x_first);
     let h0 = s.u_xor(field.key, s.u_xor(ci, cj));
     let h1 = s.u_xor(
         field.key,
@@ -230,26 +291,76 @@ pub(crate) fn tri2<S: Simd>(s: S, field: &Field<S>, p: [S::F; 2]) -> Tri2<S> {
         ),
     );
     let h2 = s.u_xor(field.key, s.u_xor(s.u_add(ci, px), s.u_add(cj, py)));
-    Tri2 {
-        h: [lowbias32(s, h0), lowbias32(s, h1), lowbias32(s, h2)],
-        d: [[x0, y0], [x1, y1], [x2, y2]],
+    (
+        [lowbias32(s, h0), lowbias32(s, h1), lowbias32(s, h2)],
         ci,
         cj,
-        x_first,
-    }
+    )
+}
+
+/// The width of [`simplex2`]'s corner table: `TABLE_W` cells along x by
+/// `LANES / TABLE_W` along y, entry `a + TABLE_W·b` holding the cell
+/// `(i₀ + a, j₀ + b)`. Used on 8 and 16 lanes; narrower vectors hash.
+const TABLE_W: u32 = 4;
+
+/// `x > limit` per lane, comparing as unsigned integers (so a lane left of
+/// or below lane 0, whose difference wrapped, is also over).
+#[inline(always)]
+fn u_over<S: Simd>(s: S, x: S::U, limit: u32) -> S::U {
+    let bias = s.u_splat(0x8000_0000);
+    s.u_gt_signed(s.u_xor(x, bias), s.u_splat(limit ^ 0x8000_0000))
 }
 
 /// 2D on the classic equilateral lattice.
+///
+/// The lanes of a grid row, or of any points close together, mostly lie in
+/// a few neighbouring cells. Where every lane's triangle has its corners
+/// within the `TABLE_W × LANES/TABLE_W` cells from lane 0's cell,
+/// those cells are hashed and decoded once, as one vector, and each lane
+/// takes its corners from it by register permutes: one hashing and decoding
+/// for the vector in place of three. The table holds exactly the hashes
+/// the corners would have had, so the bits are the same either way.
 #[inline(always)]
 pub(crate) fn simplex2<S: Simd, const VALUE: bool>(
     s: S,
     field: &Field<S>,
     p: [S::F; 2],
 ) -> Acc<S, 2> {
-    let tri = tri2(s, field, p);
+    let loc = locate2(s, p);
     let mut acc = zero_acc::<S, 2>(s);
+    if S::LANES >= 8 {
+        let w = TABLE_W;
+        let rows = S::LANES as u32 / w;
+        let (i0, j0) = (s.u_broadcast_first(loc.i), s.u_broadcast_first(loc.j));
+        let (di, dj) = (s.u_sub(loc.i, i0), s.u_sub(loc.j, j0));
+        let outside = s.u_or(u_over(s, di, w - 2), u_over(s, dj, rows - 2));
+        if !s.any(s.u_to_m(outside)) {
+            let iota = s.u_iota();
+            let a = s.u_and(iota, s.u_splat(w - 1));
+            let b = s.u_shr::<{ TABLE_W.trailing_zeros() as i32 }>(iota);
+            let (px, py) = (s.u_splat(PRIMES[0]), s.u_splat(PRIMES[1]));
+            let ci = s.u_add(s.u_mul(i0, px), s.u_mul(a, px));
+            let cj = s.u_add(s.u_mul(j0, py), s.u_mul(b, py));
+            let table =
+                corner_data::<S, 2, VALUE>(s, lowbias32(s, s.u_xor(field.key, s.u_xor(ci, cj))));
+            let idx0 = s.u_add(di, s.u_shl::<{ TABLE_W.trailing_zeros() as i32 }>(dj));
+            let step1 = s.u_blend(s.m_to_u(loc.x_first), s.u_splat(1), s.u_splat(w));
+            let idx = [idx0, s.u_add(idx0, step1), s.u_add(idx0, s.u_splat(w + 1))];
+            for k in 0..3 {
+                let second = if VALUE {
+                    s.zero()
+                } else {
+                    s.lookup(table[1], idx[k])
+                };
+                let data = [s.lookup(table[0], idx[k]), second];
+                surflet_data::<S, 2, VALUE>(s, data, loc.d[k], 0.5, &mut acc);
+            }
+            return finish_sum::<S, 2, VALUE>(s, acc, &p, [1.0, 1.0]);
+        }
+    }
+    let (h, _, _) = hash_corners2(s, field, &loc);
     for k in 0..3 {
-        surflet::<S, 2, VALUE>(s, tri.h[k], tri.d[k], 0.5, &mut acc);
+        surflet::<S, 2, VALUE>(s, h[k], loc.d[k], 0.5, &mut acc);
     }
     finish_sum::<S, 2, VALUE>(s, acc, &p, [1.0, 1.0])
 }

@@ -47,6 +47,17 @@ pub trait Simd: Copy + Send + Sync + 'static {
     fn splat(self, v: Self::E) -> Self::F;
     fn load(self, src: &[Self::E]) -> Self::F;
     fn store(self, v: Self::F, dst: &mut [Self::E]);
+    /// [`load`](Self::load) through a pointer, for loops that check their
+    /// bounds once rather than per vector.
+    ///
+    /// # Safety
+    /// `src` must be valid for reading `LANES` elements.
+    unsafe fn load_ptr(self, src: *const Self::E) -> Self::F;
+    /// [`store`](Self::store) through a pointer.
+    ///
+    /// # Safety
+    /// `dst` must be valid for writing `LANES` elements.
+    unsafe fn store_ptr(self, v: Self::F, dst: *mut Self::E);
 
     fn add(self, a: Self::F, b: Self::F) -> Self::F;
     fn sub(self, a: Self::F, b: Self::F) -> Self::F;
@@ -111,6 +122,17 @@ pub trait Simd: Copy + Send + Sync + 'static {
     /// Lane 0 (one move, where storing the vector and reading it back
     /// costs a round trip through memory).
     fn u_first(self, a: Self::U) -> u32;
+    /// The lane indices `0, 1, …, LANES − 1`.
+    fn u_iota(self) -> Self::U;
+    /// Lane 0 of `a` in every lane (one broadcast).
+    fn u_broadcast_first(self, a: Self::U) -> Self::U;
+    /// `table[idx[k]]` in lane `k`, for indices below `LANES`: one register
+    /// permute (`vpermd`), so a few values made once per vector can be
+    /// handed to every lane that needs them.
+    fn u_lookup(self, table: Self::U, idx: Self::U) -> Self::U;
+    /// The float form of [`u_lookup`](Self::u_lookup) (`vpermps`,
+    /// `vpermpd`): exact, it moves bits.
+    fn lookup(self, table: Self::F, idx: Self::U) -> Self::F;
 
     // ----- derived operations, shared by every backend -----
 
@@ -342,6 +364,60 @@ impl Isa {
             Isa::Scalar => "scalar",
             Isa::Avx2 => "avx2",
             Isa::Avx512 => "avx512",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Isa, Op, Simd};
+    use crate::simd::Element;
+
+    /// Each lane's value, through an exact integer-to-float conversion.
+    fn lanes<S: Simd>(s: S, u: S::U) -> alloc::vec::Vec<f64> {
+        let mut out = [S::E::ZERO; 16];
+        s.store(s.i_to_f(u), &mut out);
+        out[..S::LANES].iter().map(|v| v.to_f64()).collect()
+    }
+
+    /// `u_iota`, `u_broadcast_first`, `u_lookup` and `lookup` on one
+    /// backend: a reversed and a shifted index over a table of distinct
+    /// entries.
+    struct Permutes;
+
+    impl<E: Element> Op<E> for Permutes {
+        type Output = ();
+        fn run<S: Simd<E = E>>(self, s: S) {
+            let n = S::LANES;
+            let iota = s.u_iota();
+            let want: alloc::vec::Vec<f64> = (0..n).map(|k| k as f64).collect();
+            assert_eq!(lanes(s, iota), want);
+            let table = s.u_add(s.u_mul(iota, s.u_splat(3)), s.u_splat(5));
+            assert_eq!(
+                lanes(s, s.u_broadcast_first(s.u_add(table, iota))),
+                [5.0].repeat(n)
+            );
+            let last = s.u_splat(n as u32 - 1);
+            for idx in [
+                s.u_sub(last, iota),
+                s.u_and(s.u_add(iota, s.u_splat(1)), last),
+            ] {
+                let picked = lanes(s, idx);
+                let want: alloc::vec::Vec<f64> = picked.iter().map(|&i| 3.0 * i + 5.0).collect();
+                assert_eq!(lanes(s, s.u_lookup(table, idx)), want);
+                let mut got = [E::ZERO; 16];
+                s.store(s.lookup(s.i_to_f(table), idx), &mut got);
+                let got: alloc::vec::Vec<f64> = got[..n].iter().map(|v| v.to_f64()).collect();
+                assert_eq!(got, want);
+            }
+        }
+    }
+
+    #[test]
+    fn permutes_on_every_backend() {
+        for isa in Isa::available() {
+            super::dispatch_f32(isa, Permutes);
+            super::dispatch_f64(isa, Permutes);
         }
     }
 }

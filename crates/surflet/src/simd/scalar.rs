@@ -44,6 +44,16 @@ impl<E: Element> Simd for Scalar<E> {
         dst[0] = v;
     }
     #[inline(always)]
+    unsafe fn load_ptr(self, src: *const E) -> E {
+        // SAFETY: the caller guarantees one readable element at `src`.
+        unsafe { *src }
+    }
+    #[inline(always)]
+    unsafe fn store_ptr(self, v: E, dst: *mut E) {
+        // SAFETY: the caller guarantees one writable element at `dst`.
+        unsafe { *dst = v }
+    }
+    #[inline(always)]
     fn add(self, a: E, b: E) -> E {
         a + b
     }
@@ -202,5 +212,23 @@ impl<E: Element> Simd for Scalar<E> {
     #[inline(always)]
     fn u_first(self, a: u32) -> u32 {
         a
+    }
+    #[inline(always)]
+    fn u_iota(self) -> u32 {
+        0
+    }
+    #[inline(always)]
+    fn u_broadcast_first(self, a: u32) -> u32 {
+        a
+    }
+    #[inline(always)]
+    fn u_lookup(self, table: u32, idx: u32) -> u32 {
+        debug_assert_eq!(idx, 0);
+        table
+    }
+    #[inline(always)]
+    fn lookup(self, table: E, idx: u32) -> E {
+        debug_assert_eq!(idx, 0);
+        table
     }
 }

@@ -166,6 +166,17 @@ impl Simd for Avx2F32 {
         arch!(_mm256_storeu_ps(dst.as_mut_ptr(), v))
     }
     #[inline(always)]
+    unsafe fn load_ptr(self, src: *const f32) -> __m256 {
+        // SAFETY: the token proves the features (module docs); the caller
+        // guarantees 8 readable elements at `src`.
+        unsafe { _mm256_loadu_ps(src) }
+    }
+    #[inline(always)]
+    unsafe fn store_ptr(self, v: __m256, dst: *mut f32) {
+        // SAFETY: as `load_ptr`, for 8 writable elements at `dst`.
+        unsafe { _mm256_storeu_ps(dst, v) }
+    }
+    #[inline(always)]
     fn add(self, a: __m256, b: __m256) -> __m256 {
         arch!(_mm256_add_ps(a, b))
     }
@@ -289,6 +300,22 @@ impl Simd for Avx2F32 {
     fn u_first(self, a: __m256i) -> u32 {
         arch!(_mm256_cvtsi256_si32(a)) as u32
     }
+    #[inline(always)]
+    fn u_iota(self) -> __m256i {
+        arch!(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
+    }
+    #[inline(always)]
+    fn u_broadcast_first(self, a: __m256i) -> __m256i {
+        arch!(_mm256_broadcastd_epi32(_mm256_castsi256_si128(a)))
+    }
+    #[inline(always)]
+    fn u_lookup(self, table: __m256i, idx: __m256i) -> __m256i {
+        arch!(_mm256_permutevar8x32_epi32(table, idx))
+    }
+    #[inline(always)]
+    fn lookup(self, table: __m256, idx: __m256i) -> __m256 {
+        arch!(_mm256_permutevar8x32_ps(table, idx))
+    }
 }
 
 impl Simd for Avx2F64 {
@@ -323,6 +350,17 @@ impl Simd for Avx2F64 {
     fn store(self, v: __m256d, dst: &mut [f64]) {
         let dst = &mut dst[..4];
         arch!(_mm256_storeu_pd(dst.as_mut_ptr(), v))
+    }
+    #[inline(always)]
+    unsafe fn load_ptr(self, src: *const f64) -> __m256d {
+        // SAFETY: the token proves the features (module docs); the caller
+        // guarantees 4 readable elements at `src`.
+        unsafe { _mm256_loadu_pd(src) }
+    }
+    #[inline(always)]
+    unsafe fn store_ptr(self, v: __m256d, dst: *mut f64) {
+        // SAFETY: as `load_ptr`, for 4 writable elements at `dst`.
+        unsafe { _mm256_storeu_pd(dst, v) }
     }
     #[inline(always)]
     fn add(self, a: __m256d, b: __m256d) -> __m256d {
@@ -497,6 +535,32 @@ impl Simd for Avx2F64 {
     fn u_first(self, a: __m128i) -> u32 {
         arch!(_mm_cvtsi128_si32(a)) as u32
     }
+    #[inline(always)]
+    fn u_iota(self) -> __m128i {
+        arch!(_mm_setr_epi32(0, 1, 2, 3))
+    }
+    #[inline(always)]
+    fn u_broadcast_first(self, a: __m128i) -> __m128i {
+        arch!(_mm_broadcastd_epi32(a))
+    }
+    #[inline(always)]
+    fn u_lookup(self, table: __m128i, idx: __m128i) -> __m128i {
+        arch!(_mm_castps_si128(_mm_permutevar_ps(
+            _mm_castsi128_ps(table),
+            idx
+        )))
+    }
+    #[inline(always)]
+    fn lookup(self, table: __m256d, idx: __m128i) -> __m256d {
+        // Lane k takes the two halves 2·idx[k] and 2·idx[k] + 1 of the
+        // table seen as eight f32 lanes.
+        arch!({
+            let lo = _mm256_slli_epi64::<1>(_mm256_cvtepu32_epi64(idx));
+            let hi = _mm256_slli_epi64::<32>(_mm256_add_epi64(lo, _mm256_set1_epi64x(1)));
+            let pairs = _mm256_or_si256(lo, hi);
+            _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(table), pairs))
+        })
+    }
 }
 
 impl Simd for Avx512F32 {
@@ -531,6 +595,17 @@ impl Simd for Avx512F32 {
     fn store(self, v: __m512, dst: &mut [f32]) {
         let dst = &mut dst[..16];
         arch!(_mm512_storeu_ps(dst.as_mut_ptr(), v))
+    }
+    #[inline(always)]
+    unsafe fn load_ptr(self, src: *const f32) -> __m512 {
+        // SAFETY: the token proves the features (module docs); the caller
+        // guarantees 16 readable elements at `src`.
+        unsafe { _mm512_loadu_ps(src) }
+    }
+    #[inline(always)]
+    unsafe fn store_ptr(self, v: __m512, dst: *mut f32) {
+        // SAFETY: as `load_ptr`, for 16 writable elements at `dst`.
+        unsafe { _mm512_storeu_ps(dst, v) }
     }
     #[inline(always)]
     fn add(self, a: __m512, b: __m512) -> __m512 {
@@ -704,6 +779,24 @@ impl Simd for Avx512F32 {
     fn u_first(self, a: __m512i) -> u32 {
         arch!(_mm_cvtsi128_si32(_mm512_castsi512_si128(a))) as u32
     }
+    #[inline(always)]
+    fn u_iota(self) -> __m512i {
+        arch!(_mm512_setr_epi32(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+        ))
+    }
+    #[inline(always)]
+    fn u_broadcast_first(self, a: __m512i) -> __m512i {
+        arch!(_mm512_broadcastd_epi32(_mm512_castsi512_si128(a)))
+    }
+    #[inline(always)]
+    fn u_lookup(self, table: __m512i, idx: __m512i) -> __m512i {
+        arch!(_mm512_permutexvar_epi32(idx, table))
+    }
+    #[inline(always)]
+    fn lookup(self, table: __m512, idx: __m512i) -> __m512 {
+        arch!(_mm512_permutexvar_ps(idx, table))
+    }
     // Masks are native here, so compare-to-mask beats the generic path.
     #[inline(always)]
     fn u_is(self, a: __m512i, v: u32) -> __mmask16 {
@@ -754,6 +847,17 @@ impl Simd for Avx512F64 {
     fn store(self, v: __m512d, dst: &mut [f64]) {
         let dst = &mut dst[..8];
         arch!(_mm512_storeu_pd(dst.as_mut_ptr(), v))
+    }
+    #[inline(always)]
+    unsafe fn load_ptr(self, src: *const f64) -> __m512d {
+        // SAFETY: the token proves the features (module docs); the caller
+        // guarantees 8 readable elements at `src`.
+        unsafe { _mm512_loadu_pd(src) }
+    }
+    #[inline(always)]
+    unsafe fn store_ptr(self, v: __m512d, dst: *mut f64) {
+        // SAFETY: as `load_ptr`, for 8 writable elements at `dst`.
+        unsafe { _mm512_storeu_pd(dst, v) }
     }
     #[inline(always)]
     fn add(self, a: __m512d, b: __m512d) -> __m512d {
@@ -884,6 +988,22 @@ impl Simd for Avx512F64 {
     #[inline(always)]
     fn u_first(self, a: __m256i) -> u32 {
         arch!(_mm256_cvtsi256_si32(a)) as u32
+    }
+    #[inline(always)]
+    fn u_iota(self) -> __m256i {
+        arch!(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
+    }
+    #[inline(always)]
+    fn u_broadcast_first(self, a: __m256i) -> __m256i {
+        arch!(_mm256_broadcastd_epi32(_mm256_castsi256_si128(a)))
+    }
+    #[inline(always)]
+    fn u_lookup(self, table: __m256i, idx: __m256i) -> __m256i {
+        arch!(_mm256_permutevar8x32_epi32(table, idx))
+    }
+    #[inline(always)]
+    fn lookup(self, table: __m512d, idx: __m256i) -> __m512d {
+        arch!(_mm512_permutexvar_pd(_mm512_cvtepu32_epi64(idx), table))
     }
     #[inline(always)]
     fn u_is(self, a: __m256i, v: u32) -> __mmask8 {
