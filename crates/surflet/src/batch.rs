@@ -19,7 +19,11 @@ use crate::simd::{Isa, Op, Simd};
 /// Something evaluated per lane with up to five outputs (a value and four
 /// derivatives, or a curl vector).
 pub(crate) trait Lanes<S: Simd, const D: usize> {
+    /// Writes outputs `0..outputs()` of each lane to `r`.
     fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]);
+    /// How many outputs [`eval`](Self::eval) writes: a constant of the
+    /// implementation, so that the store loop unrolls.
+    fn outputs(&self) -> usize;
     /// Says that the vectors evaluated until the next call all lie on the
     /// grid row whose coordinates on axes 1.. are `rest`'s (entry 0
     /// unused), so that a kernel sharing work along rows can skip checking
@@ -168,102 +172,168 @@ pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
     outs: &mut [&mut [S::E]],
 ) -> (S::E, S::E) {
     let n = outs[0].len();
-    let l = S::LANES;
-    let zero = s.zero();
+    assert_eq!(outs.len(), lanes.outputs(), "one slice per output");
     let mut lo = s.splat(S::E::INFINITY);
     let mut hi = s.splat(S::E::NEG_INFINITY);
-    let mut r = [zero; 5];
-    let mut buf = [S::E::ZERO; 16];
-    let mut tmp = [S::E::ZERO; 16];
     let mut done = 0;
     while done < n {
         // One segment: the rest of the points, or the rest of a grid row.
-        // Axes with a slice are loaded per vector; the others are splatted.
-        let mut p = [zero; D];
-        let mut loaded: [&[S::E]; D] = [&[]; D];
+        // Axes with a slice are read per vector; the others are splatted.
+        let mut splat = [[S::E::ZERO; 16]; D];
+        let mut axes: [&[S::E]; D] = [&[]; D];
         let len = match work {
             Work::Points(coords) => {
                 for a in 0..D {
-                    loaded[a] = &coords[a][done..n];
+                    axes[a] = &coords[a][done..n];
                 }
                 n - done
             }
-            Work::Grid { axes, start } => {
+            Work::Grid { axes: grid, start } => {
                 let flat = start + done;
-                let nx = axes[0].len();
+                let nx = grid[0].len();
                 let x0 = flat % nx;
                 let mut row = flat / nx;
                 let mut rest = [S::E::ZERO; D];
                 for a in 1..D {
-                    let m = axes[a].len();
-                    rest[a] = axes[a][row % m];
-                    p[a] = s.splat(rest[a]);
+                    let m = grid[a].len();
+                    rest[a] = grid[a][row % m];
                     row /= m;
                 }
                 // Whole rows up to the end of the block or of the y axis
                 // (after which z or w moves) in one call where the lanes
                 // take them.
                 if D >= 2 && x0 == 0 && n - done >= nx {
-                    let ny = axes[1].len();
+                    let ny = grid[1].len();
                     let y0 = flat / nx % ny;
                     let count = ((n - done) / nx).min(ny - y0);
-                    let ys = &axes[1][y0..y0 + count];
-                    if lanes.rows(s, axes[0], ys, rest, outs, done, (&mut lo, &mut hi)) {
+                    let ys = &grid[1][y0..y0 + count];
+                    if lanes.rows(s, grid[0], ys, rest, outs, done, (&mut lo, &mut hi)) {
                         done += count * nx;
                         continue;
                     }
                 }
                 lanes.start_row(rest);
                 let len = (nx - x0).min(n - done);
-                let xs = &axes[0][x0..x0 + len];
+                let xs = &grid[0][x0..x0 + len];
                 if lanes.row(s, xs, outs, done, (&mut lo, &mut hi)) {
                     done += len;
                     continue;
                 }
-                loaded[0] = xs;
+                axes[0] = xs;
+                for a in 1..D {
+                    splat[a] = [rest[a]; 16];
+                }
                 len
             }
         };
-        let mut i = 0;
-        while i < len {
-            let full = i + l <= len;
-            let rest = if full { l } else { len - i };
-            for a in 0..D {
-                let src = loaded[a];
-                if src.is_empty() {
-                    continue;
-                }
-                p[a] = if full {
-                    s.load(&src[i..])
-                } else {
-                    // The tail, padded with its first point (a real
-                    // point, so the pad lanes cannot disturb the bounds).
-                    buf[..rest].copy_from_slice(&src[i..len]);
-                    let first = src[i];
-                    for v in &mut buf[rest..] {
-                        *v = first;
-                    }
-                    s.load(&buf)
-                };
+        for a in 0..D {
+            if axes[a].is_empty() {
+                axes[a] = &splat[a];
             }
-            lanes.eval(s, p, &mut r);
-            for (k, o) in outs.iter_mut().enumerate() {
-                if full {
-                    s.store(r[k], &mut o[done + i..]);
-                } else {
-                    s.store(r[k], &mut tmp);
-                    o[done + i..done + len].copy_from_slice(&tmp[..rest]);
-                }
-            }
-            // `+ 0` turns −0 into +0; NaN falls through min and max.
-            let v = s.add(r[0], zero);
-            lo = s.min(v, lo);
-            hi = s.max(v, hi);
-            i += l;
         }
+        segment(s, lanes, axes, len, outs, done, (&mut lo, &mut hi));
         done += len;
     }
     reduce_bounds(s, lo, hi)
+}
+
+/// Evaluates the `len` points of one segment, axis `a` read from
+/// `axes[a]` (a slice of `len` coordinates, or of 16 copies of one, which
+/// the loop reads in place with a step of 0), into `outs[k][at..at + len]`.
+///
+/// The whole vectors are read and written in place through pointers, the
+/// bounds checked once here rather than per vector; the padded tail goes
+/// once more through the same loop from scratch buffers, so the kernel is
+/// inlined once.
+#[inline(always)]
+fn segment<S: Simd, const D: usize, L: Lanes<S, D>>(
+    s: S,
+    lanes: &L,
+    axes: [&[S::E]; D],
+    len: usize,
+    outs: &mut [&mut [S::E]],
+    at: usize,
+    (lo, hi): (&mut S::F, &mut S::F),
+) {
+    let l = S::LANES;
+    let m = lanes.outputs();
+    let whole = len / l;
+    let tail = len % l;
+    let step: [usize; D] = core::array::from_fn(|a| if axes[a].len() == len { l } else { 0 });
+    for a in 0..D {
+        // A read axis has `len` coordinates; a splatted one a vector's.
+        assert!(step[a] == l || axes[a].len() >= l);
+    }
+    for o in outs.iter() {
+        assert!(o.len() >= at + len);
+    }
+    // The padded tail's points, each axis's rest padded with its first
+    // point (a real point, so the pad lanes cannot disturb the bounds),
+    // and its outputs.
+    let mut tail_in = [[S::E::ZERO; 16]; D];
+    let mut tail_out = [[S::E::ZERO; 16]; 5];
+    if tail > 0 {
+        for a in 0..D {
+            let src = if step[a] == 0 {
+                &axes[a][..tail]
+            } else {
+                &axes[a][whole * l..len]
+            };
+            tail_in[a][..tail].copy_from_slice(src);
+            let first = src[0];
+            for v in &mut tail_in[a][tail..] {
+                *v = first;
+            }
+        }
+    }
+    let mut r = [s.zero(); 5];
+    let (mut vlo, mut vhi) = (*lo, *hi);
+    for pass in 0..2 {
+        let (count, mut src, mut dst, out_step, in_step) = if pass == 0 {
+            let src: [*const S::E; D] = core::array::from_fn(|a| axes[a].as_ptr());
+            let mut dst = [core::ptr::null_mut(); 5];
+            for (k, o) in outs.iter_mut().enumerate() {
+                dst[k] = o[at..].as_mut_ptr();
+            }
+            (whole, src, dst, l, step)
+        } else {
+            if tail == 0 {
+                break;
+            }
+            let src: [*const S::E; D] = core::array::from_fn(|a| tail_in[a].as_ptr());
+            let dst: [*mut S::E; 5] = core::array::from_fn(|k| tail_out[k].as_mut_ptr());
+            (1, src, dst, 0, [0; D])
+        };
+        for _ in 0..count {
+            // SAFETY: in the first pass `count` is the segment's whole
+            // vectors, so every read stays within `axes[a][..len]` (or
+            // re-reads the 16 copies of a splatted axis, step 0) and every
+            // write within `outs[k][at..at + len]`, both asserted above; in
+            // the second, one vector of the 16-element scratch buffers.
+            let p: [S::F; D] = core::array::from_fn(|a| unsafe { s.load_ptr(src[a]) });
+            lanes.eval(s, p, &mut r);
+            for k in 0..m {
+                // SAFETY: as above.
+                unsafe { s.store_ptr(r[k], dst[k]) };
+            }
+            // `+ 0` turns −0 into +0; NaN falls through min and max.
+            let v = s.add(r[0], s.zero());
+            vlo = s.min(v, vlo);
+            vhi = s.max(v, vhi);
+            for a in 0..D {
+                src[a] = src[a].wrapping_add(in_step[a]);
+            }
+            for k in 0..m {
+                dst[k] = dst[k].wrapping_add(out_step);
+            }
+        }
+    }
+    if tail > 0 {
+        for (k, o) in outs.iter_mut().enumerate() {
+            o[at + whole * l..at + len].copy_from_slice(&tail_out[k][..tail]);
+        }
+    }
+    (*lo, *hi) = (vlo, vhi);
 }
 
 /// The smallest lane of `lo` and the largest of `hi`.

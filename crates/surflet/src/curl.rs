@@ -153,6 +153,10 @@ struct CurlLanes<'a, const D: usize, O> {
 
 impl<S: Simd, const D: usize, O: crate::program::Octs<S, D>> Lanes<S, D> for CurlLanes<'_, D, O> {
     #[inline(always)]
+    fn outputs(&self) -> usize {
+        D
+    }
+    #[inline(always)]
     fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]) {
         let zero = s.zero();
         let mut g = [[zero; D]; 3];

@@ -687,6 +687,10 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
         })
     }
     #[inline(always)]
+    fn outputs(&self) -> usize {
+        if GRAD { 1 + D } else { 1 }
+    }
+    #[inline(always)]
     fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]) {
         let mut cache = self.cache.borrow_mut();
         #[cfg(debug_assertions)]

@@ -1036,6 +1036,10 @@ impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S,
         self.run_rows(s, xs, ys, rest, outs, at, bounds)
     }
     #[inline(always)]
+    fn outputs(&self) -> usize {
+        if GRAD { 1 + D } else { 1 }
+    }
+    #[inline(always)]
     fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]) {
         let (v, g) = program_lanes::<S, D, _, GRAD>(s, self.prog, &self.octs, p);
         r[0] = v;
