@@ -87,8 +87,9 @@ pub(crate) enum Work<'a, E, const D: usize> {
 /// A field that can evaluate a block on lane type `S`: it builds its lane
 /// parameters once per block and calls [`exec`].
 pub(crate) trait Source<E: Float, const D: usize>: Sync {
-    /// Runs `work`, writing output `k` of each point to `outs[k]`; returns
-    /// the smallest and largest value of output 0 (see [`exec`]).
+    /// Runs `work`, writing output `k` of each point to `outs[k]`; for a
+    /// grid, returns the smallest and largest value of output 0 (see
+    /// [`exec`]).
     fn run<S: Simd<E = E>>(
         &self,
         s: S,
@@ -157,9 +158,11 @@ pub(crate) fn widen<S: Simd>(s: S, v: S::F, (lo, hi): (&mut S::F, &mut S::F)) {
     *hi = s.max(v, *hi);
 }
 
-/// Runs `work` with `lanes`. Returns the minimum and maximum of output 0
-/// over its non-NaN values, with −0 counted as +0 (so that the result does
-/// not depend on the order of the comparisons): (+∞, −∞) if there is none.
+/// Runs `work` with `lanes`. For a grid, returns the minimum and maximum of
+/// output 0 over its non-NaN values, with −0 counted as +0 (so that the
+/// result does not depend on the order of the comparisons): (+∞, −∞) if
+/// there is none. Point arrays' callers return no bounds, so none are kept
+/// for them, and they get (+∞, −∞).
 ///
 /// Point arrays and grids share one loop with one call of the kernel, so
 /// each kernel is inlined once per backend (compile time and code size),
@@ -175,6 +178,7 @@ pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
     assert_eq!(outs.len(), lanes.outputs(), "one slice per output");
     let mut lo = s.splat(S::E::INFINITY);
     let mut hi = s.splat(S::E::NEG_INFINITY);
+    let keep_bounds = matches!(work, Work::Grid { .. });
     let mut done = 0;
     while done < n {
         // One segment: the rest of the points, or the rest of a grid row.
@@ -231,7 +235,16 @@ pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
                 axes[a] = &splat[a];
             }
         }
-        segment(s, lanes, axes, len, outs, done, (&mut lo, &mut hi));
+        segment(
+            s,
+            lanes,
+            axes,
+            len,
+            outs,
+            done,
+            keep_bounds,
+            (&mut lo, &mut hi),
+        );
         done += len;
     }
     reduce_bounds(s, lo, hi)
@@ -239,13 +252,15 @@ pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
 
 /// Evaluates the `len` points of one segment, axis `a` read from
 /// `axes[a]` (a slice of `len` coordinates, or of 16 copies of one, which
-/// the loop reads in place with a step of 0), into `outs[k][at..at + len]`.
+/// the loop reads in place with a step of 0), into `outs[k][at..at + len]`,
+/// widening `lo`/`hi` by output 0 if `keep_bounds`.
 ///
 /// The whole vectors are read and written in place through pointers, the
 /// bounds checked once here rather than per vector; the padded tail goes
 /// once more through the same loop from scratch buffers, so the kernel is
 /// inlined once.
 #[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "one segment's whole context")]
 fn segment<S: Simd, const D: usize, L: Lanes<S, D>>(
     s: S,
     lanes: &L,
@@ -253,6 +268,7 @@ fn segment<S: Simd, const D: usize, L: Lanes<S, D>>(
     len: usize,
     outs: &mut [&mut [S::E]],
     at: usize,
+    keep_bounds: bool,
     (lo, hi): (&mut S::F, &mut S::F),
 ) {
     let l = S::LANES;
@@ -317,9 +333,13 @@ fn segment<S: Simd, const D: usize, L: Lanes<S, D>>(
                 unsafe { s.store_ptr(r[k], dst[k]) };
             }
             // `+ 0` turns −0 into +0; NaN falls through min and max.
-            let v = s.add(r[0], s.zero());
-            vlo = s.min(v, vlo);
-            vhi = s.max(v, vhi);
+            // A branch taken the same way every time, where the min and
+            // max are three vector operations a vector.
+            if keep_bounds {
+                let v = s.add(r[0], s.zero());
+                vlo = s.min(v, vlo);
+                vhi = s.max(v, vhi);
+            }
             for a in 0..D {
                 src[a] = src[a].wrapping_add(in_step[a]);
             }
