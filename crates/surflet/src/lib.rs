@@ -77,6 +77,8 @@ mod prelude_internal {
 }
 #[cfg(not(feature = "std"))]
 mod math;
+#[cfg(all(test, feature = "std"))]
+mod model;
 
 mod batch;
 pub mod cellular;

@@ -792,3 +792,18 @@ macro_rules! by_kind {
     }};
 }
 use by_kind;
+
+#[cfg(all(test, feature = "std"))]
+impl<const D: usize> Noise<D> {
+    /// A batch call on backend `s`, for the performance model's counting
+    /// backend (`crate::model`).
+    pub(crate) fn run_on<F: Float, S: Simd<E = F>>(
+        &self,
+        s: S,
+        grad: bool,
+        work: Work<'_, F, D>,
+        outs: &mut [&mut [F]],
+    ) -> (F, F) {
+        by_kind!(self, src => src.run(s, grad, work, outs))
+    }
+}

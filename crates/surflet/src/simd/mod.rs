@@ -13,6 +13,8 @@
 //! suite checks. `min`/`max` have the x86 semantics (`a < b ? a : b`) on every
 //! backend, including how NaN falls through.
 
+#[cfg(all(test, feature = "std"))]
+pub(crate) mod count;
 mod element;
 pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
