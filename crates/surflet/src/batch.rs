@@ -179,11 +179,17 @@ pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
     let mut lo = s.splat(S::E::INFINITY);
     let mut hi = s.splat(S::E::NEG_INFINITY);
     let keep_bounds = matches!(work, Work::Grid { .. });
+    // Made once a block, not once a segment: a grid row can be as short as
+    // a few vectors.
+    let mut splat = [[S::E::ZERO; 16]; D];
+    let mut tail = Tail {
+        ins: [[S::E::ZERO; 16]; D],
+        outs: [[S::E::ZERO; 16]; 5],
+    };
     let mut done = 0;
     while done < n {
         // One segment: the rest of the points, or the rest of a grid row.
         // Axes with a slice are read per vector; the others are splatted.
-        let mut splat = [[S::E::ZERO; 16]; D];
         let mut axes: [&[S::E]; D] = [&[]; D];
         let len = match work {
             Work::Points(coords) => {
@@ -243,11 +249,18 @@ pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
             outs,
             done,
             keep_bounds,
+            &mut tail,
             (&mut lo, &mut hi),
         );
         done += len;
     }
     reduce_bounds(s, lo, hi)
+}
+
+/// A padded tail's points and outputs (see [`segment`]).
+struct Tail<E, const D: usize> {
+    ins: [[E; 16]; D],
+    outs: [[E; 16]; 5],
 }
 
 /// Evaluates the `len` points of one segment, axis `a` read from
@@ -269,6 +282,7 @@ fn segment<S: Simd, const D: usize, L: Lanes<S, D>>(
     outs: &mut [&mut [S::E]],
     at: usize,
     keep_bounds: bool,
+    scratch: &mut Tail<S::E, D>,
     (lo, hi): (&mut S::F, &mut S::F),
 ) {
     let l = S::LANES;
@@ -286,8 +300,10 @@ fn segment<S: Simd, const D: usize, L: Lanes<S, D>>(
     // The padded tail's points, each axis's rest padded with its first
     // point (a real point, so the pad lanes cannot disturb the bounds),
     // and its outputs.
-    let mut tail_in = [[S::E::ZERO; 16]; D];
-    let mut tail_out = [[S::E::ZERO; 16]; 5];
+    let Tail {
+        ins: tail_in,
+        outs: tail_out,
+    } = scratch;
     if tail > 0 {
         for a in 0..D {
             let src = if step[a] == 0 {
