@@ -68,6 +68,22 @@ macro_rules! u32x8_ops {
         fn u_gt_signed(self, a: __m256i, b: __m256i) -> __m256i {
             arch!(_mm256_cmpgt_epi32(a, b))
         }
+        #[inline(always)]
+        fn u_first(self, a: __m256i) -> u32 {
+            arch!(_mm256_cvtsi256_si32(a)) as u32
+        }
+        #[inline(always)]
+        fn u_iota(self) -> __m256i {
+            arch!(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
+        }
+        #[inline(always)]
+        fn u_broadcast_first(self, a: __m256i) -> __m256i {
+            arch!(_mm256_broadcastd_epi32(_mm256_castsi256_si128(a)))
+        }
+        #[inline(always)]
+        fn u_lookup(self, table: __m256i, idx: __m256i) -> __m256i {
+            arch!(_mm256_permutevar8x32_epi32(table, idx))
+        }
     };
 }
 
@@ -295,22 +311,6 @@ impl Simd for Avx2F32 {
     #[inline(always)]
     fn f_to_i(self, a: __m256) -> __m256i {
         arch!(_mm256_cvttps_epi32(a))
-    }
-    #[inline(always)]
-    fn u_first(self, a: __m256i) -> u32 {
-        arch!(_mm256_cvtsi256_si32(a)) as u32
-    }
-    #[inline(always)]
-    fn u_iota(self) -> __m256i {
-        arch!(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
-    }
-    #[inline(always)]
-    fn u_broadcast_first(self, a: __m256i) -> __m256i {
-        arch!(_mm256_broadcastd_epi32(_mm256_castsi256_si128(a)))
-    }
-    #[inline(always)]
-    fn u_lookup(self, table: __m256i, idx: __m256i) -> __m256i {
-        arch!(_mm256_permutevar8x32_epi32(table, idx))
     }
     #[inline(always)]
     fn lookup(self, table: __m256, idx: __m256i) -> __m256 {
@@ -984,22 +984,6 @@ impl Simd for Avx512F64 {
     #[inline(always)]
     fn f_to_i(self, a: __m512d) -> __m256i {
         arch!(_mm512_cvttpd_epi32(a))
-    }
-    #[inline(always)]
-    fn u_first(self, a: __m256i) -> u32 {
-        arch!(_mm256_cvtsi256_si32(a)) as u32
-    }
-    #[inline(always)]
-    fn u_iota(self) -> __m256i {
-        arch!(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
-    }
-    #[inline(always)]
-    fn u_broadcast_first(self, a: __m256i) -> __m256i {
-        arch!(_mm256_broadcastd_epi32(_mm256_castsi256_si128(a)))
-    }
-    #[inline(always)]
-    fn u_lookup(self, table: __m256i, idx: __m256i) -> __m256i {
-        arch!(_mm256_permutevar8x32_epi32(table, idx))
     }
     #[inline(always)]
     fn lookup(self, table: __m512d, idx: __m256i) -> __m512d {
