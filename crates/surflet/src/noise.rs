@@ -13,8 +13,8 @@ use crate::kernel::select::{
 };
 use crate::prelude_internal::*;
 use crate::simd::Call;
-use crate::simd::scalar::Scalar;
-use crate::simd::{Isa, Simd};
+use crate::simd::scalar::{Round, Scalar};
+use crate::simd::{self, Isa, Simd};
 
 /// The noises of the surflet family.
 ///
@@ -311,15 +311,13 @@ impl<const D: usize> Noise<D> {
     /// The value at `p`.
     #[inline]
     pub fn get<F: Float>(&self, p: [F; D]) -> F {
-        self.sample(p).value
+        simd::one_lane(Point::<F, D, false> { noise: self, p }).0
     }
 
     /// The value and its analytic gradient at `p`.
     #[inline]
     pub fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
-        let s = Scalar::<F>::new();
-        let field = self.field(s);
-        let (value, gradient) = self.eval_lanes(s, &field, p);
+        let (value, gradient) = simd::one_lane(Point::<F, D, true> { noise: self, p });
         Sample { value, gradient }
     }
 
@@ -805,5 +803,22 @@ impl<const D: usize> Noise<D> {
         outs: &mut [&mut [F]],
     ) -> (F, F) {
         by_kind!(self, src => src.run(s, grad, work, outs))
+    }
+}
+
+/// One point on one lane ([`simd::one_lane`]); the gradient only if `GRAD`
+/// (else it is left zero and its arithmetic is never emitted).
+struct Point<'a, F, const D: usize, const GRAD: bool> {
+    noise: &'a Noise<D>,
+    p: [F; D],
+}
+
+impl<F: Float, const D: usize, const GRAD: bool> simd::OneOp<F> for Point<'_, F, D, GRAD> {
+    type Output = (F, [F; D]);
+    #[inline(always)]
+    fn run<R: Round>(self, s: Scalar<F, R>) -> (F, [F; D]) {
+        let field = self.noise.field(s);
+        let (value, gradient) = self.noise.eval_lanes(s, &field, self.p);
+        (value, if GRAD { gradient } else { [F::ZERO; D] })
     }
 }

@@ -31,8 +31,8 @@ use crate::noise::{Noise, NoiseKind, Sample};
 use crate::noise::{RowCall, batch_outs};
 use crate::prelude_internal::*;
 use crate::simd::Element;
-use crate::simd::scalar::Scalar;
-use crate::simd::{Call, Isa, Simd};
+use crate::simd::scalar::{Round, Scalar};
+use crate::simd::{self, Call, Isa, Simd};
 
 /// One octave: its noise (seed, kind, period), the factor applied to the
 /// layer's input coordinates, the offset added after it, and its amplitude.
@@ -74,26 +74,16 @@ impl<const D: usize> Program<D> {
         self.layers.push(layer);
     }
 
-    /// The value at `p` (single point, scalar lanes).
+    /// The value at `p` (single point, [`simd::one_lane`]).
     #[inline]
     pub(crate) fn get<F: Float>(&self, p: [F; D]) -> F {
-        let s = Scalar::<F>::new();
-        let octs = Lazy {
-            s,
-            specs: &self.octaves,
-        };
-        program_lanes::<_, D, _, false>(s, self, &octs, p).0
+        simd::one_lane(Point::<F, D, false> { prog: self, p }).0
     }
 
-    /// The value and gradient at `p` (single point, scalar lanes).
+    /// The value and gradient at `p` (single point, [`simd::one_lane`]).
     #[inline]
     pub(crate) fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
-        let s = Scalar::<F>::new();
-        let octs = Lazy {
-            s,
-            specs: &self.octaves,
-        };
-        let (value, gradient) = program_lanes::<_, D, _, true>(s, self, &octs, p);
+        let (value, gradient) = simd::one_lane(Point::<F, D, true> { prog: self, p });
         Sample { value, gradient }
     }
 
@@ -212,6 +202,24 @@ impl<S: Simd> Oct<S> {
 /// demand for single points (most are never needed twice), cached once per
 /// call for batches. Both produce the same values. Batches over grid rows
 /// also keep a [`RowCache`] per octave: the row each octave's coordinates
+/// One point of a program on one lane; the gradient only if `GRAD`.
+struct Point<'a, F, const D: usize, const GRAD: bool> {
+    prog: &'a Program<D>,
+    p: [F; D],
+}
+
+impl<F: Float, const D: usize, const GRAD: bool> simd::OneOp<F> for Point<'_, F, D, GRAD> {
+    type Output = (F, [F; D]);
+    #[inline(always)]
+    fn run<R: Round>(self, s: Scalar<F, R>) -> (F, [F; D]) {
+        let octs = Lazy {
+            s,
+            specs: &self.prog.octaves,
+        };
+        program_lanes::<_, D, _, GRAD>(s, self.prog, &octs, self.p)
+    }
+}
+
 /// lie on.
 pub(crate) trait Octs<S: Simd, const D: usize> {
     /// Octave `i`'s lane parameters: a reference where they are cached.

@@ -73,6 +73,14 @@ pub trait Element:
     fn flip_sign(self, bit: u32) -> Self;
     /// Conversion from an integer, rounding to nearest (exact within ±2^24).
     fn from_i32(v: i32) -> Self;
+    /// [`floor`](Self::floor) by SSE4.1's rounding instruction, for the
+    /// one-lane backend of single points.
+    ///
+    /// # Safety
+    /// The CPU must have SSE4.1.
+    #[doc(hidden)]
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn floor_sse41(self) -> Self;
 }
 
 macro_rules! impl_element {
@@ -147,12 +155,20 @@ macro_rules! impl_element {
             fn from_i32(v: i32) -> Self {
                 v as $t
             }
+            #[cfg(target_arch = "x86_64")]
+            #[inline(always)]
+            unsafe fn floor_sse41(self) -> Self {
+                // SAFETY: the caller guarantees SSE4.1.
+                unsafe { Bits::floor_sse41(self) }
+            }
         }
     };
 }
 impl_element!(f32, 24);
 impl_element!(f64, 53);
 
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::{_mm_cvtsd_f64, _mm_cvtss_f32, _mm_floor_sd, _mm_floor_ss};
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 use core::arch::x86_64::{_mm_cvttsd_si64, _mm_cvttss_si64, _mm_set_sd, _mm_set_ss};
 
@@ -168,6 +184,12 @@ trait Bits {
     type U;
     const SIGN: u32;
     fn cvtt(self) -> i64;
+    /// `roundss`/`roundsd` towards −∞: the SIMD backends' floor on one lane.
+    ///
+    /// # Safety
+    /// The CPU must have SSE4.1.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn floor_sse41(self) -> Self;
 }
 impl Bits for f32 {
     type U = u32;
@@ -181,6 +203,15 @@ impl Bits for f32 {
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
         return self as i64;
     }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn floor_sse41(self) -> f32 {
+        // SAFETY: the caller guarantees SSE4.1; `_mm_set_ss` is SSE.
+        unsafe {
+            let v = _mm_set_ss(self);
+            _mm_cvtss_f32(_mm_floor_ss(v, v))
+        }
+    }
 }
 impl Bits for f64 {
     type U = u64;
@@ -193,5 +224,14 @@ impl Bits for f64 {
         return unsafe { _mm_cvttsd_si64(_mm_set_sd(self)) };
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
         return self as i64;
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn floor_sse41(self) -> f64 {
+        // SAFETY: the caller guarantees SSE4.1; `_mm_set_sd` is SSE2.
+        unsafe {
+            let v = _mm_set_sd(self);
+            _mm_cvtsd_f64(_mm_floor_sd(v, v))
+        }
     }
 }

@@ -264,6 +264,41 @@ macro_rules! dispatcher {
 dispatcher!(dispatch_f32, f32, Avx2F32, Avx512F32);
 dispatcher!(dispatch_f64, f64, Avx2F64, Avx512F64);
 
+/// Work on one lane, for single points ([`one_lane`]): the lane is the
+/// element itself, rounding down with `R`.
+pub(crate) trait OneOp<E: Element> {
+    /// What the work returns.
+    type Output;
+    /// Does the work.
+    fn run<R: scalar::Round>(self, s: scalar::Scalar<E, R>) -> Self::Output;
+}
+
+/// Runs `op` on one lane, for single points. Where [`Isa::detect`] allows
+/// AVX2, the lane lives in an AVX2 entry point and rounds down with SSE4.1's
+/// one instruction; otherwise (and in `no_std` builds without AVX2) it is
+/// portable code. Both give the same bits. The choice is made on the first
+/// call and kept in one byte, so later calls pay a load and a branch.
+#[inline]
+pub(crate) fn one_lane<E: Element, O: OneOp<E>>(op: O) -> O::Output {
+    #[inline(never)]
+    fn portable<E: Element, O: OneOp<E>>(op: O) -> O::Output {
+        op.run(scalar::Scalar::<E>::new())
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        #[inline(never)]
+        fn avx2<E: Element, O: OneOp<E>>(s: scalar::Scalar<E, x86::Sse41>, op: O) -> O::Output {
+            op.run(s)
+        }
+        if let Some(t) = x86::Sse41::cached() {
+            // SAFETY: the token proves the CPU has AVX2.
+            return unsafe { avx2(scalar::Scalar::with(t), op) };
+        }
+    }
+    portable(op)
+}
+
 /// An instruction set a batch call can run on.
 ///
 /// Batch calls pick the widest one the CPU supports, once per call; single
@@ -420,6 +455,53 @@ mod tests {
         for isa in Isa::available() {
             super::dispatch_f32(isa, Permutes);
             super::dispatch_f64(isa, Permutes);
+        }
+    }
+
+    /// The single-point path's SSE4.1 floor gives the portable floor's bits
+    /// on the values where a floor can go wrong: signed zeros, halves,
+    /// neighbours of integers, the precision limit, infinities and NaN.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn one_lane_floors_agree() {
+        use super::scalar::{Portable, Round};
+        let Some(hw) = super::x86::Sse41::cached() else {
+            return;
+        };
+        fn check<E: Element>(hw: super::x86::Sse41, v: f64) {
+            let x = E::from_f64(v);
+            let (a, b) = (Portable.floor(x), hw.floor(x));
+            assert!(
+                a.to_f64().to_bits() == b.to_f64().to_bits() || a.is_nan() && b.is_nan(),
+                "{} floor({x:?}): portable {a:?}, SSE4.1 {b:?}",
+                E::NAME
+            );
+        }
+        let mut values = alloc::vec![0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN];
+        for base in [
+            0.5,
+            1.0,
+            2.0,
+            3.0,
+            1e6,
+            8388607.0,
+            8388608.0,
+            16777216.0,
+            4503599627370495.0,
+            1e300,
+        ] {
+            for v in [
+                base,
+                base * (1.0 + f64::EPSILON),
+                base * (1.0 - f64::EPSILON / 2.0),
+                base + 0.5,
+            ] {
+                values.extend([v, -v, v + 1e-7, -v - 1e-7]);
+            }
+        }
+        for v in values {
+            check::<f32>(hw, v);
+            check::<f64>(hw, v);
         }
     }
 }

@@ -3,19 +3,47 @@
 
 use super::Element;
 use super::Simd;
+use core::fmt::Debug;
 use core::marker::PhantomData;
 
-/// One lane of `E`.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Scalar<E>(PhantomData<E>);
+/// How the one-lane backend rounds down. Every way gives the same bits;
+/// they differ in speed only.
+pub(crate) trait Round: Copy + Debug + Send + Sync + 'static {
+    /// Largest integer not greater than `x`, exactly as [`Element::floor`].
+    fn floor<E: Element>(self, x: E) -> E;
+}
 
-impl<E: Element> Scalar<E> {
-    pub(crate) const fn new() -> Self {
-        Scalar(PhantomData)
+/// [`Element::floor`]: portable code, an exact conversion with branches.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Portable;
+
+impl Round for Portable {
+    #[inline(always)]
+    fn floor<E: Element>(self, x: E) -> E {
+        x.floor()
     }
 }
 
-impl<E: Element> Simd for Scalar<E> {
+/// One lane of `E`, rounding down with `R`: [`Portable`] by default; single
+/// points on an AVX2 CPU use SSE4.1's one instruction
+/// ([`super::one_lane`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Scalar<E, R = Portable>(PhantomData<E>, R);
+
+impl<E: Element> Scalar<E> {
+    pub(crate) const fn new() -> Self {
+        Scalar(PhantomData, Portable)
+    }
+}
+
+impl<E: Element, R: Round> Scalar<E, R> {
+    /// One lane that rounds with `round`.
+    pub(crate) const fn with(round: R) -> Self {
+        Scalar(PhantomData, round)
+    }
+}
+
+impl<E: Element, R: Round> Simd for Scalar<E, R> {
     type E = E;
     type F = E;
     type U = u32;
@@ -25,7 +53,10 @@ impl<E: Element> Simd for Scalar<E> {
     #[inline(always)]
     fn outline<C: super::Call<Self>>(self, c: C) -> C::Output {
         #[inline(never)]
-        fn go<E: Element, C: super::Call<Scalar<E>>>(s: Scalar<E>, c: C) -> C::Output {
+        fn go<E: Element, R: Round, C: super::Call<Scalar<E, R>>>(
+            s: Scalar<E, R>,
+            c: C,
+        ) -> C::Output {
             c.call(s)
         }
         go(self, c)
@@ -79,7 +110,7 @@ impl<E: Element> Simd for Scalar<E> {
     }
     #[inline(always)]
     fn floor(self, a: E) -> E {
-        a.floor()
+        self.1.floor(a)
     }
     #[inline(always)]
     fn neg(self, a: E) -> E {

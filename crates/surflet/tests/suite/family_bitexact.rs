@@ -106,6 +106,7 @@ fn agree<F: Float, const D: usize>(noise: Noise<D>, coords: &[Vec<F>]) {
             let s = noise.sample(p);
             let ok = same(s.value, out[i])
                 && same(s.value, plain[i])
+                && same(noise.get(p), plain[i])
                 && (0..D).all(|a| same(s.gradient[a], grad[a][i]));
             assert!(
                 ok,
