@@ -15,7 +15,7 @@ use surflet::{Noise, NoiseKind};
 
 use crate::any_field::AnyField;
 use crate::names::{NoiseName, Precision, Variant};
-use crate::stack_field::{CurlField, StackField};
+use crate::stack_field::CurlField;
 
 pub use crate::sampled::Eval;
 
@@ -25,10 +25,6 @@ pub type ReferenceFn = fn(&[f64]) -> Eval;
 /// An OpenSimplex2 port as a function of the Java `long` seed and one
 /// line's coordinates.
 pub type SeededFn = fn(i64, &[f64]) -> f32;
-
-/// A surflet family noise in one of its four dimensions, or value, Perlin or
-/// simplex noise in 5D to 8D (`surflet::nd`).
-pub type FamilyNoise = AnyField;
 
 /// Options of a family noise.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -103,10 +99,10 @@ impl AnyField {
 /// A noise ready to evaluate points: a named noise fixed in its dimension and
 /// options.
 ///
-/// Every kind of evaluation goes through [`Evaluator::eval`]: it takes one
+/// Every kind of evaluation goes through [`NoiseFn::eval`]: it takes one
 /// line's numbers and returns the value and gradient.
 #[derive(Clone, Debug)]
-pub enum Evaluator {
+pub enum NoiseFn {
     /// A reference port.
     Reference(ReferenceFn),
     /// An OpenSimplex2 port with its seed.
@@ -119,14 +115,14 @@ pub enum Evaluator {
     /// A surflet family noise, computed in `f32` if the flag is set.
     Family {
         /// The noise.
-        noise: FamilyNoise,
+        noise: AnyField,
         /// Compute in `f32`.
         f32: bool,
     },
     /// A noise stack (fractal, warp).
     Stack {
         /// The compiled stack.
-        field: Box<StackField>,
+        field: Box<AnyField>,
         /// Compute in `f32`.
         f32: bool,
         /// Compute the gradient too (otherwise it is left zero).
@@ -141,7 +137,7 @@ pub enum Evaluator {
     },
 }
 
-impl Evaluator {
+impl NoiseFn {
     /// The evaluator for `name` in `dims` dimensions. `family` is used only
     /// for family noises. Fails if the noise lacks the dimension or the
     /// options are invalid for it.
@@ -153,7 +149,7 @@ impl Evaluator {
                 .ok_or_else(|| format!("{name} has no {dims}D form"))?;
             return match opensimplex2_fn(name, variant, dims) {
                 // The seed modulo 2^64, as a Java `long`: the same bits.
-                Some(f) => Ok(Evaluator::OpenSimplex2 {
+                Some(f) => Ok(NoiseFn::OpenSimplex2 {
                     f,
                     seed: family.seed as i64,
                 }),
@@ -169,12 +165,12 @@ impl Evaluator {
             };
         }
         match name.family() {
-            Some(kind) => Ok(Evaluator::Family {
+            Some(kind) => Ok(NoiseFn::Family {
                 noise: AnyField::family(kind, dims, family)?,
                 f32: family.f32,
             }),
             None => reference_fn(name, dims)
-                .map(Evaluator::Reference)
+                .map(NoiseFn::Reference)
                 .ok_or_else(|| format!("{name} has no {dims}D form")),
         }
     }
@@ -194,15 +190,15 @@ impl Evaluator {
     #[inline]
     pub fn eval(&self, input: &[f64]) -> Eval {
         match self {
-            Evaluator::Reference(f) => f(input),
-            Evaluator::OpenSimplex2 { f, seed } => Eval::value(f64::from(f(*seed, input))),
-            Evaluator::Family { noise, f32 } => noise.eval(input, *f32, true),
-            Evaluator::Stack {
+            NoiseFn::Reference(f) => f(input),
+            NoiseFn::OpenSimplex2 { f, seed } => Eval::value(f64::from(f(*seed, input))),
+            NoiseFn::Family { noise, f32 } => noise.eval(input, *f32, true),
+            NoiseFn::Stack {
                 field,
                 f32,
                 gradient,
             } => field.eval(input, *f32, *gradient),
-            Evaluator::Curl { field, f32 } => field.eval(input, *f32),
+            NoiseFn::Curl { field, f32 } => field.eval(input, *f32),
         }
     }
 }
@@ -367,7 +363,7 @@ mod tests {
                 seed,
                 ..FamilyOptions::default()
             };
-            Evaluator::new(NoiseName::OpenSimplex2Java, 2, &options)
+            NoiseFn::new(NoiseName::OpenSimplex2Java, 2, &options)
                 .unwrap()
                 .eval(&[0.3, 0.7])
                 .value
@@ -409,7 +405,7 @@ mod tests {
         reason = "3.14 is the input of the quoted anchor value, not an approximation of pi"
     )]
     fn perlin2002_anchor() {
-        let e = Evaluator::new(NoiseName::Perlin2002Java, 3, &FamilyOptions::default()).unwrap();
+        let e = NoiseFn::new(NoiseName::Perlin2002Java, 3, &FamilyOptions::default()).unwrap();
         assert_eq!(e.eval(&[3.14, 42.0, 7.0]).value, 0.13691995878400012);
     }
 }

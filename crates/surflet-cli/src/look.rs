@@ -5,6 +5,4 @@
 //! `sample` reads the stack part, `render` all of it; `surflet help config`
 //! documents the keys for users.
 
-pub use surflet::document::{
-    Animation, Document as Look, Pixels as PixelSpec, RangeSpec, VERSION, View,
-};
+pub use surflet::document::{Animation, Document, Pixels as PixelSpec, RangeSpec, VERSION, View};

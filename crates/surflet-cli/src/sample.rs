@@ -8,11 +8,12 @@ use clap::{Args, ValueEnum};
 use surflet::FractalDesc;
 
 use crate::CliError;
-use crate::eval::{Eval, Evaluator, FamilyOptions};
-use crate::look::Look;
+use crate::any_field::AnyField;
+use crate::eval::{Eval, FamilyOptions, NoiseFn};
+use crate::look::Document;
 use crate::names::{self, Extra, NoiseName, Precision, Variant};
 use crate::stack_args::{Resolved, StackArgs, StagedConfig, kinds, one_noise};
-use crate::stack_field::{CurlField, StackField};
+use crate::stack_field::CurlField;
 
 /// The most columns any noise takes (`pnoise1234` in 4D; value, perlin and
 /// simplex in 8D).
@@ -468,7 +469,7 @@ impl Job {
     /// The precision the coordinates are parsed in.
     fn precision(&self) -> Precision {
         match self {
-            Job::Named { name, options } => Evaluator::precision(*name, options),
+            Job::Named { name, options } => NoiseFn::precision(*name, options),
             Job::Stack { f32, .. } | Job::Curl { f32, .. } => {
                 if *f32 {
                     Precision::F32
@@ -498,20 +499,20 @@ impl Job {
     }
 
     /// The evaluator for `dims` dimensions.
-    fn evaluator(&self, dims: usize) -> Result<Evaluator, String> {
+    fn evaluator(&self, dims: usize) -> Result<NoiseFn, String> {
         match self {
-            Job::Named { name, options } => Evaluator::new(*name, dims, options),
+            Job::Named { name, options } => NoiseFn::new(*name, dims, options),
             Job::Stack {
                 resolved,
                 f32,
                 gradient,
                 ..
-            } => Ok(Evaluator::Stack {
-                field: Box::new(StackField::resolved(resolved, dims)?),
+            } => Ok(NoiseFn::Stack {
+                field: Box::new(AnyField::resolved(resolved, dims)?),
                 f32: *f32,
                 gradient: *gradient,
             }),
-            Job::Curl { resolved, f32, .. } => Ok(Evaluator::Curl {
+            Job::Curl { resolved, f32, .. } => Ok(NoiseFn::Curl {
                 field: Box::new(
                     CurlField::new(&resolved.stack, dims).map_err(|e| resolved.explain(&e))?,
                 ),
@@ -522,10 +523,10 @@ impl Job {
 
     /// The config to write with --save-config: the stack as used, and the
     /// tables of a config read with --config as they were.
-    fn look(&self) -> Option<Look> {
+    fn look(&self) -> Option<Document> {
         match self {
             Job::Named { .. } => None,
-            Job::Stack { resolved, .. } | Job::Curl { resolved, .. } => Some(Look {
+            Job::Stack { resolved, .. } | Job::Curl { resolved, .. } => Some(Document {
                 version: crate::look::VERSION,
                 stack: resolved.stack.clone(),
                 graph: resolved.graph.clone(),
@@ -690,7 +691,7 @@ enum Column {
 
 /// An evaluator with its line layout.
 struct Sampler {
-    evaluator: Evaluator,
+    evaluator: NoiseFn,
     dims: usize,
     columns: usize,
     kinds: [Column; MAX_COLUMNS],

@@ -21,7 +21,7 @@ use surflet::{
 };
 
 use crate::imaging::output::{Staged, check_target};
-use crate::look::Look;
+use crate::look::Document;
 use crate::names::NoiseName;
 use crate::units::{parse_period, parse_seed};
 
@@ -973,7 +973,7 @@ pub struct StackArgs {
     /// `--save-config`.
     pub save_config: Option<PathBuf>,
     /// A config given in memory (by `surflet serve`) instead of --config.
-    pub doc: Option<Look>,
+    pub doc: Option<Document>,
     /// `--expr`: a noise graph, which replaces the stack.
     pub expr: Option<String>,
     /// The stack keys given, in [`KEYS`]' order.
@@ -1071,7 +1071,7 @@ pub struct Resolved {
     pub stack: Stack,
     /// The config file as read, if there was one: its version and the
     /// tables beside the stack (`[view]`, `[pixels]`, `[animation]`).
-    pub doc: Option<Look>,
+    pub doc: Option<Document>,
     /// A noise graph (from --expr or the config's `[graph]`), which
     /// replaces the stack.
     pub graph: Option<Graph>,
@@ -1144,7 +1144,7 @@ impl StackArgs {
             None => self
                 .config
                 .as_deref()
-                .map(|p| Look::read(p).map_err(|e| e.to_string()))
+                .map(|p| Document::read(p).map_err(|e| e.to_string()))
                 .transpose()?,
         };
         let mut r = Resolved {
@@ -1243,7 +1243,7 @@ pub struct StagedConfig {
 impl StagedConfig {
     /// Checks that `path` may be written (an existing file only with
     /// `overwrite`) and writes `look` beside it. Errors are runtime errors.
-    pub fn new(path: &Path, look: &Look, overwrite: bool) -> Result<StagedConfig, String> {
+    pub fn new(path: &Path, look: &Document, overwrite: bool) -> Result<StagedConfig, String> {
         check_target(path, overwrite)?;
         let text = look
             .to_text_for(path)

@@ -8,10 +8,6 @@ use crate::any_field::AnyField;
 
 use crate::sampled::{Eval, MAX_DIMS};
 
-/// A compiled noise stack or graph in 1 to 4 dimensions. A stack is a
-/// graph of one node, which runs exactly as the stack.
-pub type StackField = AnyField;
-
 impl AnyField {
     /// Compiles `stack` in `dims` dimensions; the library's error names the
     /// key at fault.

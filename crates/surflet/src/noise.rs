@@ -8,9 +8,7 @@ use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
 use crate::kernel::cellular::CellLanes;
 use crate::kernel::hypercube::RowCache;
-use crate::kernel::select::{
-    CellularK, Kernel, OpenSimplexK, PerlinK, SimplexK, SimplexValueK, ValueK,
-};
+use crate::kernel::select::Kernel;
 use crate::prelude_internal::*;
 use crate::simd::Call;
 use crate::simd::scalar::{Round, Scalar};
@@ -431,33 +429,9 @@ impl<const D: usize> Noise<D> {
     }
 
     /// Evaluates on lanes, dispatching on the kind at run time (a predictable
-    /// branch; batch loops hoist it instead).
-    #[inline(always)]
-    pub(crate) fn eval_lanes<S: Simd>(
-        &self,
-        s: S,
-        field: &Field<S>,
-        p: [S::F; D],
-    ) -> (S::F, [S::F; D]) {
-        match (self.kind, self.period.is_some()) {
-            (NoiseKind::Value, false) => ValueK::<false>::eval(s, field, p),
-            (NoiseKind::Value, true) => ValueK::<true>::eval(s, field, p),
-            (NoiseKind::Perlin, false) => PerlinK::<false>::eval(s, field, p),
-            (NoiseKind::Perlin, true) => PerlinK::<true>::eval(s, field, p),
-            (NoiseKind::Simplex, false) => SimplexK::<false>::eval(s, field, p),
-            (NoiseKind::Simplex, true) => SimplexK::<true>::eval(s, field, p),
-            (NoiseKind::SimplexValue, false) => SimplexValueK::<false>::eval(s, field, p),
-            (NoiseKind::SimplexValue, true) => SimplexValueK::<true>::eval(s, field, p),
-            (NoiseKind::OpenSimplex2, _) => OpenSimplexK::<false>::eval(s, field, p),
-            (NoiseKind::OpenSimplex2S, _) => OpenSimplexK::<true>::eval(s, field, p),
-            (NoiseKind::Cellular, false) => CellularK::<false>::eval(s, field, p),
-            (NoiseKind::Cellular, true) => CellularK::<true>::eval(s, field, p),
-        }
-    }
-
-    /// [`eval_lanes`](Self::eval_lanes) for the octaves of a program, with
-    /// the grid row the points lie on (see [`Kernel::eval_row`]). With
-    /// debug assertions each kind's
+    /// branch; batch loops hoist it instead). For the octaves of a program,
+    /// `cache` is the grid row the points lie on, if any (see
+    /// [`Kernel::eval_row`]). With debug assertions each kind's
     /// kernel is called through [`Simd::outline`], so that an unoptimised
     /// build's frame does not hold every kind's kernel at once.
     #[inline(always)]
@@ -484,25 +458,7 @@ impl<const D: usize> Noise<D> {
                 r
             }};
         }
-        match (self.kind, self.period.is_some()) {
-            (NoiseKind::Value, false) => row!(ValueK<false>),
-            (NoiseKind::Value, true) => row!(ValueK<true>),
-            (NoiseKind::Perlin, false) => row!(PerlinK<false>),
-            (NoiseKind::Perlin, true) => row!(PerlinK<true>),
-            (NoiseKind::Simplex, false) => row!(SimplexK<false>),
-            (NoiseKind::Simplex, true) => row!(SimplexK<true>),
-            (NoiseKind::SimplexValue, false) => row!(SimplexValueK<false>),
-            (NoiseKind::SimplexValue, true) => row!(SimplexValueK<true>),
-            (NoiseKind::OpenSimplex2, _) => row!(OpenSimplexK<false>),
-            (NoiseKind::OpenSimplex2S, _) => row!(OpenSimplexK<true>),
-            (NoiseKind::Cellular, false) => row!(CellularK<false>),
-            (NoiseKind::Cellular, true) => row!(CellularK<true>),
-        }
-    }
-
-    #[allow(dead_code, reason = "used by the fractal layer")]
-    pub(crate) fn key(&self) -> u32 {
-        self.key
+        with_kernel!(self, K => row!(K))
     }
 }
 
@@ -646,9 +602,13 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
         at: usize,
         bounds: (&mut S::F, &mut S::F),
     ) -> bool {
+        if !K::ROWS {
+            return false;
+        }
         let mut cache = self.cache.borrow_mut();
-        // Out of line, once per row: a second inlined copy of the kernel
-        // in each entry point cost more build time than the call costs.
+        // Out of line, once per row: the call costs less than a second
+        // inlined copy of the kernel in every entry point costs in build
+        // time.
         s.outline(RowRunCall::<S, K, D, GRAD> {
             field: self.field,
             period: &self.period,
@@ -670,6 +630,9 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
         at: usize,
         bounds: (&mut S::F, &mut S::F),
     ) -> bool {
+        if !K::ROWS {
+            return false;
+        }
         let mut cache = self.cache.borrow_mut();
         // Out of line, once per run of rows.
         s.outline(RowsRunCall::<S, K, D, GRAD> {
@@ -716,8 +679,8 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
 /// backend is chosen ([`by_kind`]), so each backend's `#[target_feature]`
 /// entry point holds one kernel. With the match inside, an unoptimised
 /// build (a user's debug build instantiates these generics in their crate)
-/// gave every kind's inlined kernel its own stack slots in one frame, which
-/// overflowed a 2 MiB rayon worker stack once cellular noise was added.
+/// would give every kind's inlined kernel its own stack slots in one
+/// frame, more than a 2 MiB rayon worker stack holds.
 struct KindSource<'a, K, const D: usize> {
     noise: &'a Noise<D>,
     kernel: core::marker::PhantomData<fn() -> K>,
@@ -762,6 +725,40 @@ impl<F: Float, K: Kernel<D>, const D: usize> Source<F, D> for KindSource<'_, K, 
     }
 }
 
+/// The one table from a noise's kind (and whether it has a period) to its
+/// kernel type: evaluates `$body` with the type alias `$k` naming that
+/// kernel. Every call path (single points, batches, a program's octaves)
+/// dispatches through it.
+macro_rules! with_kernel {
+    ($noise:expr, $k:ident => $body:expr) => {{
+        use $crate::kernel::select::{
+            CellularK, HypercubeK, OpenSimplexK, SimplexK, SimplexValueK,
+        };
+        macro_rules! kernel {
+            ($t:ty) => {{
+                type $k = $t;
+                $body
+            }};
+        }
+        let noise = $noise;
+        match (noise.kind(), noise.period().is_some()) {
+            (NoiseKind::Value, false) => kernel!(HypercubeK<false, false>),
+            (NoiseKind::Value, true) => kernel!(HypercubeK<false, true>),
+            (NoiseKind::Perlin, false) => kernel!(HypercubeK<true, false>),
+            (NoiseKind::Perlin, true) => kernel!(HypercubeK<true, true>),
+            (NoiseKind::Simplex, false) => kernel!(SimplexK<false>),
+            (NoiseKind::Simplex, true) => kernel!(SimplexK<true>),
+            (NoiseKind::SimplexValue, false) => kernel!(SimplexValueK<false>),
+            (NoiseKind::SimplexValue, true) => kernel!(SimplexValueK<true>),
+            (NoiseKind::OpenSimplex2, _) => kernel!(OpenSimplexK<false>),
+            (NoiseKind::OpenSimplex2S, _) => kernel!(OpenSimplexK<true>),
+            (NoiseKind::Cellular, false) => kernel!(CellularK<false>),
+            (NoiseKind::Cellular, true) => kernel!(CellularK<true>),
+        }
+    }};
+}
+pub(crate) use with_kernel;
+
 /// Evaluates `$body` with `$src` bound to the [`KindSource`] of `$noise`'s
 /// kind (and whether it is periodic).
 macro_rules! by_kind {
@@ -773,20 +770,7 @@ macro_rules! by_kind {
                 $body
             }};
         }
-        match (noise.kind, noise.period.is_some()) {
-            (NoiseKind::Value, false) => arm!(ValueK<false>),
-            (NoiseKind::Value, true) => arm!(ValueK<true>),
-            (NoiseKind::Perlin, false) => arm!(PerlinK<false>),
-            (NoiseKind::Perlin, true) => arm!(PerlinK<true>),
-            (NoiseKind::Simplex, false) => arm!(SimplexK<false>),
-            (NoiseKind::Simplex, true) => arm!(SimplexK<true>),
-            (NoiseKind::SimplexValue, false) => arm!(SimplexValueK<false>),
-            (NoiseKind::SimplexValue, true) => arm!(SimplexValueK<true>),
-            (NoiseKind::OpenSimplex2, _) => arm!(OpenSimplexK<false>),
-            (NoiseKind::OpenSimplex2S, _) => arm!(OpenSimplexK<true>),
-            (NoiseKind::Cellular, false) => arm!(CellularK<false>),
-            (NoiseKind::Cellular, true) => arm!(CellularK<true>),
-        }
+        with_kernel!(noise, K => arm!(K))
     }};
 }
 use by_kind;
@@ -818,7 +802,7 @@ impl<F: Float, const D: usize, const GRAD: bool> simd::OneOp<F> for Point<'_, F,
     #[inline(always)]
     fn run<R: Round>(self, s: Scalar<F, R>) -> (F, [F; D]) {
         let field = self.noise.field(s);
-        let (value, gradient) = self.noise.eval_lanes(s, &field, self.p);
+        let (value, gradient) = self.noise.eval_lanes_row(s, &field, self.p, None);
         (value, if GRAD { gradient } else { [F::ZERO; D] })
     }
 }

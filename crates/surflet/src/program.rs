@@ -26,7 +26,7 @@ use crate::fractal_kind::FractalKind;
 use crate::grid::{Bounds, Grid};
 use crate::kernel::Field;
 use crate::kernel::hypercube::{BAND_MAX, OctaveMap, OctaveSink, RowCache, Sums};
-use crate::kernel::select::{Kernel, PerlinK, ValueK};
+use crate::kernel::select::{HypercubeK, Kernel};
 use crate::noise::{Noise, NoiseKind, Sample};
 use crate::noise::{RowCall, batch_outs};
 use crate::prelude_internal::*;
@@ -224,9 +224,8 @@ impl<F: Float, const D: usize, const GRAD: bool> simd::OneOp<F> for Point<'_, F,
 pub(crate) trait Octs<S: Simd, const D: usize> {
     /// Octave `i`'s lane parameters: a reference where they are cached.
     /// `Oct` holds a whole [`Field`] (periods, cellular options: hundreds of
-    /// bytes), and returning it by value copied it once per octave and
-    /// vector, a `memcpy` call that was a quarter of a one-octave fractal's
-    /// instructions.
+    /// bytes), which must not be copied per octave and vector: by value,
+    /// that `memcpy` costs as much as a quarter of a one-octave fractal.
     type Oct<'a>: core::ops::Deref<Target = Oct<S>>
     where
         Self: 'a;
@@ -635,7 +634,7 @@ impl<'a, S: Simd, const D: usize, const GRAD: bool> ProgLanes<'a, S, D, GRAD> {
     fn new(prog: &'a Program<D>, octs: Cached<S, D>) -> Self {
         let mut by_octave = octs.rows.is_some() && prog.layers.len() == 1;
         for o in &prog.octaves {
-            by_octave &= matches!(o.noise.kind(), NoiseKind::Value | NoiseKind::Perlin);
+            by_octave &= crate::noise::with_kernel!(&o.noise, K => <K as Kernel<D>>::ROWS);
         }
         ProgLanes {
             prog,
@@ -956,12 +955,14 @@ impl<S: Simd, const D: usize, const GRAD: bool> ProgLanes<'_, S, D, GRAD> {
                             })
                         }};
                     }
-                    match (spec.noise.kind(), spec.noise.period().is_some()) {
-                        (NoiseKind::Value, false) => pass!(ValueK<false>),
-                        (NoiseKind::Value, true) => pass!(ValueK<true>),
-                        (NoiseKind::Perlin, false) => pass!(PerlinK<false>),
-                        // `by_octave` admits value and Perlin octaves only.
-                        _ => pass!(PerlinK<true>),
+                    // `by_octave` admits the kernels with `Kernel::ROWS`:
+                    // value and Perlin.
+                    let perlin = spec.noise.kind() == NoiseKind::Perlin;
+                    match (perlin, spec.noise.period().is_some()) {
+                        (false, false) => pass!(HypercubeK<false, false>),
+                        (false, true) => pass!(HypercubeK<false, true>),
+                        (true, false) => pass!(HypercubeK<true, false>),
+                        (true, true) => pass!(HypercubeK<true, true>),
                     }
                 }
                 for r in 0..piece.len() {

@@ -6,10 +6,10 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use super::{AnalyzeArgs, PlaneName};
+use crate::any_field::AnyField;
 use crate::eval::{self, FamilyOptions};
 use crate::names::{Extra, NoiseName, Variant};
 use crate::stack_args::{Resolved, one_noise};
-use crate::stack_field::StackField;
 use crate::units::{Ratio, short};
 
 /// Beyond 2^52 cells every f64 coordinate is a whole number and the slice
@@ -37,13 +37,13 @@ impl Plane {
 enum Job {
     /// A family noise or stack.
     Stack {
-        field: Box<StackField>,
+        field: Box<AnyField>,
         resolved: Box<Resolved>,
     },
     /// A reference port, with the options it took.
     Reference {
         name: NoiseName,
-        eval: Box<eval::Evaluator>,
+        eval: Box<eval::NoiseFn>,
         variant: Option<Variant>,
     },
 }
@@ -117,7 +117,7 @@ impl Slice {
                         "the noise has {dims} dimensions; analyze takes 2 to 4"
                     ));
                 }
-                let field = StackField::resolved(&resolved, dims)?;
+                let field = AnyField::resolved(&resolved, dims)?;
                 let frequency = resolved.stack.frequency;
                 let job = Job::Stack {
                     field: Box::new(field),
@@ -377,7 +377,7 @@ fn reference(
         variant: args.variant,
         ..FamilyOptions::default()
     };
-    let eval = eval::Evaluator::new(name, dims, &options)?;
+    let eval = eval::NoiseFn::new(name, dims, &options)?;
     let variant = os2.then(|| args.variant.or_else(|| Variant::default_for(dims)));
     Ok((
         Job::Reference {

@@ -18,7 +18,7 @@ pub use args::Mode;
 pub use args::RenderArgs;
 
 #[cfg(feature = "serve")]
-use crate::look::Look;
+use crate::look::Document;
 
 use crate::CliError;
 use crate::imaging::output::{self, Staged};
@@ -168,6 +168,6 @@ pub fn values(args: &RenderArgs, stop: &dyn Fn() -> bool) -> Result<Values, Memo
 /// Every resolved choice of what `args` describes, as `--save-config`
 /// would write it, without rendering.
 #[cfg(feature = "serve")]
-pub fn resolve(args: &RenderArgs) -> Result<Look, String> {
+pub fn resolve(args: &RenderArgs) -> Result<Document, String> {
     Plan::new(args).map(|p| p.look)
 }

@@ -5,18 +5,18 @@
 //! `(i, j)` lies at world point `(X + (i*A)/B, Y + (j*C)/D)` (origin `X,Y`,
 //! scale `A/B, C/D` world units per pixel), and the noise stack sees the
 //! world point times its frequency. The resolved choices are kept as a
-//! [`Look`], which `--save-config` writes and `--config` reads back.
+//! [`Document`], which `--save-config` writes and `--config` reads back.
 
 use std::path::PathBuf;
 
 use surflet::MAX_PERIOD;
 
 use super::args::{Mode, RenderArgs, TimeAxis};
+use crate::any_field::AnyField;
 use crate::imaging::color::{Mapping, NormalEncoder, NormalFormat, Ramp};
 use crate::imaging::encode::{Format, Timing};
-use crate::look::{Animation, Look, PixelSpec, RangeSpec, View};
+use crate::look::{Animation, Document, PixelSpec, RangeSpec, View};
 use crate::stack_args::Resolved;
-use crate::stack_field::StackField;
 use crate::units::{Ratio, Size, short};
 
 /// Beyond 2^52 cells every f64 coordinate is a whole number: the samples all
@@ -159,7 +159,7 @@ pub(super) struct Plan {
     pub format: Format,
     pub width: u32,
     pub height: u32,
-    pub field: Box<StackField>,
+    pub field: Box<AnyField>,
     pub x: Axis,
     pub y: Axis,
     /// z and w of frame 0 (unused beyond the field's dimension).
@@ -177,11 +177,11 @@ pub(super) struct Plan {
     /// silences only the progress bar).
     pub warning: Option<String>,
     /// Where --save-config writes, and what: every resolved choice.
-    pub save_config: Option<(PathBuf, Look)>,
+    pub save_config: Option<(PathBuf, Document)>,
     /// Every resolved choice, as --save-config would write it (read by
     /// `serve`'s export).
     #[cfg_attr(not(feature = "serve"), allow(dead_code))]
-    pub look: Look,
+    pub look: Document,
 }
 
 /// The first of several options that was given, for messages.
@@ -351,7 +351,7 @@ impl Plan {
         }
 
         // Everything above, as a config that reproduces it.
-        let saved = Look {
+        let saved = Document {
             version: crate::look::VERSION,
             stack: r.stack.clone(),
             graph: r.graph.clone(),
@@ -712,7 +712,7 @@ fn time_step(
 /// default was version 1's one unit per pixel.
 fn pixel_scale(
     args: &RenderArgs,
-    doc: &Look,
+    doc: &Document,
     period: Option<&[u32]>,
     cells: f64,
     size: Size,
@@ -830,17 +830,17 @@ fn stack_field(
     r: &Resolved,
     dims: usize,
     loop_period: Option<(usize, u32)>,
-) -> Result<StackField, String> {
+) -> Result<AnyField, String> {
     if let Some(g) = &r.graph {
         if loop_period.is_some() {
             return Err("a looping animation tiles its stack's time axis; a graph cannot be tiled (use a stack)".into());
         }
-        return StackField::graph(g, dims).map_err(|e| e.to_string());
+        return AnyField::graph(g, dims).map_err(|e| e.to_string());
     }
     let mut stack = r.stack.clone();
     let given = stack.period.clone().unwrap_or_default();
     if given.is_empty() && loop_period.is_none() {
-        return StackField::new_stack(&stack, dims).map_err(|e| r.explain(&e));
+        return AnyField::new_stack(&stack, dims).map_err(|e| r.explain(&e));
     }
     let free = dims - given.len() - usize::from(loop_period.is_some());
     let mut first_error = None;
@@ -851,7 +851,7 @@ fn stack_field(
             p[axis] = period;
         }
         stack.period = Some(p);
-        match StackField::new_stack(&stack, dims) {
+        match AnyField::new_stack(&stack, dims) {
             Ok(field) => return Ok(field),
             Err(e) => {
                 first_error.get_or_insert(e);

@@ -26,11 +26,11 @@ use tokio::sync::Semaphore;
 
 use super::export;
 use super::limits::{Limits, Refusal};
+use crate::any_field::AnyField;
 use crate::imaging::spectrum;
-use crate::look::Look;
+use crate::look::Document;
 use crate::render::{self, MemoryError, RenderArgs};
 use crate::stack_args::{self, StackArgs};
-use crate::stack_field::StackField;
 use crate::units::Size;
 
 const PAGE: &str = include_str!("page/index.html");
@@ -220,7 +220,7 @@ struct Body {
 
 /// A parsed, checked body.
 struct Description {
-    look: Option<Look>,
+    look: Option<Document>,
     expr: Option<String>,
     body: Body,
 }
@@ -232,8 +232,10 @@ fn describe(bytes: &Bytes, limits: &Limits) -> Result<Description, Refusal> {
         (Some(_), Some(_)) => {
             return Err((400, "give \"config\" or \"toml\", not both".into()));
         }
-        (Some(v), None) => Some(Look::from_json(&v.to_string()).map_err(|e| (400, e.to_string()))?),
-        (None, Some(t)) => Some(Look::from_toml(&t).map_err(|e| (400, e.to_string()))?),
+        (Some(v), None) => {
+            Some(Document::from_json(&v.to_string()).map_err(|e| (400, e.to_string()))?)
+        }
+        (None, Some(t)) => Some(Document::from_toml(&t).map_err(|e| (400, e.to_string()))?),
         (None, None) => None,
     };
     let expr = body.expr.take();
@@ -447,7 +449,7 @@ async fn sample(State(shared): State<Shared>, body: Result<Bytes, BytesRejection
         let gradient = d.body.gradient;
         compute(&shared, move |stop| {
             let r = args.resolve(None).map_err(MemoryError::Usage)?;
-            let field = StackField::resolved(&r, dims).map_err(MemoryError::Usage)?;
+            let field = AnyField::resolved(&r, dims).map_err(MemoryError::Usage)?;
             let mut values = Vec::with_capacity(points.len());
             let mut gradients = Vec::new();
             for (i, p) in points.iter().enumerate() {

@@ -10,12 +10,12 @@ use serde_json::{Value, json};
 use surflet::Graph;
 
 use crate::imaging::color::NormalFormat;
-use crate::look::{Look, RangeSpec};
+use crate::look::{Document, RangeSpec};
 use crate::render::{self, Mode};
 use crate::stack_args;
 
 /// What `POST /api/export` answers.
-pub fn all(look: &Look) -> Result<Value, String> {
+pub fn all(look: &Document) -> Result<Value, String> {
     let graph = look
         .graph
         .clone()
@@ -40,7 +40,7 @@ pub fn all(look: &Look) -> Result<Value, String> {
 const OUTPUT: &str = "noise.png";
 
 /// A `surflet render` command that reproduces `look`, checked.
-pub fn command(look: &Look) -> Result<String, String> {
+pub fn command(look: &Document) -> Result<String, String> {
     let args = arguments(look)?;
     let strs: Vec<&str> = std::iter::once(OUTPUT)
         .chain(args.iter().map(String::as_str))
@@ -70,7 +70,7 @@ fn quote(s: &str) -> String {
 }
 
 /// The flags for `look` (without OUTPUT).
-fn arguments(look: &Look) -> Result<Vec<String>, String> {
+fn arguments(look: &Document) -> Result<Vec<String>, String> {
     let mut a: Vec<String> = Vec::new();
     if let Some(g) = &look.graph {
         flag(&mut a, "--expr", g.to_expr().map_err(|e| e.to_string())?);

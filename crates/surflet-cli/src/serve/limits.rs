@@ -5,7 +5,7 @@ use std::time::Duration;
 use serde::Serialize;
 use surflet::{Graph, Stack};
 
-use crate::look::Look;
+use crate::look::Document;
 
 /// The server's limits (documented in `surflet serve --help`).
 #[derive(Clone, Debug, Serialize)]
@@ -67,7 +67,11 @@ impl Limits {
     }
 
     /// Checks the octaves and depth of a description.
-    pub fn description(&self, look: Option<&Look>, graph: Option<&Graph>) -> Result<(), Refusal> {
+    pub fn description(
+        &self,
+        look: Option<&Document>,
+        graph: Option<&Graph>,
+    ) -> Result<(), Refusal> {
         if let Some(g) = graph {
             if g.depth() > self.max_depth {
                 return Err((

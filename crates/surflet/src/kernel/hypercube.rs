@@ -243,9 +243,9 @@ fn column_wide<S: Simd, const D: usize, const PERLIN: bool>(
 }
 
 /// [`column`] depth first: stack[t] is the node over axes 1..=t + 1 on the
-/// near side of axis t + 2, waiting for its far sibling. For 4D Perlin
-/// noise the breadth-first array of 8 corners of 10 vectors was zeroed by
-/// a memset on every call.
+/// near side of axis t + 2, waiting for its far sibling. Only one node per
+/// axis is live, where breadth first holds every corner (for 4D Perlin
+/// noise, 8 corners of 10 vectors, zeroed per call).
 #[inline(always)]
 fn column_deep<S: Simd, const D: usize, const PERLIN: bool>(
     s: S,

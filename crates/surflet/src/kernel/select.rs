@@ -11,6 +11,10 @@ use crate::simd::Simd;
 
 /// A noise kernel in `D` dimensions.
 pub(crate) trait Kernel<const D: usize>: Copy {
+    /// Whether [`row`](Self::row), [`rows`](Self::rows) and
+    /// [`octave_rows`](Self::octave_rows) have a path: where not, the batch
+    /// loop does not ask for one.
+    const ROWS: bool = false;
     /// What a batch keeps between vectors (see [`eval_cached`](Self::eval_cached)).
     type Cache<S: Simd>;
     /// A cache for a batch; `grid` says whether its lanes are rows of a
@@ -81,13 +85,17 @@ pub(crate) trait Kernel<const D: usize>: Copy {
     /// [`eval`](Self::eval) with lattice work shared between the lanes and
     /// vectors of a batch through `cache` where the kernel can (the same
     /// bits). `period` holds the noise's periods (0 if none).
+    #[inline(always)]
     fn eval_cached<S: Simd>(
         s: S,
         field: &Field<S>,
         period: &[u32; 4],
         p: [S::F; D],
         cache: &mut Self::Cache<S>,
-    ) -> (S::F, [S::F; D]);
+    ) -> (S::F, [S::F; D]) {
+        let _ = (period, cache);
+        Self::eval(s, field, p)
+    }
     /// [`eval`](Self::eval) for the octaves of a program, told the grid row
     /// the points lie on (`row`) where there is one (the per-lane path of
     /// an octave pass; no kernel needs it there).
@@ -103,16 +111,18 @@ pub(crate) trait Kernel<const D: usize>: Copy {
     }
 }
 
+/// Value (`PERLIN = false`) and Perlin (`PERLIN = true`) noise: the
+/// lattice hypercube's corners blended by the quintic fade, with row and
+/// octave paths for grids.
 #[derive(Clone, Copy)]
-pub(crate) struct ValueK<const P: bool>;
-#[derive(Clone, Copy)]
-pub(crate) struct PerlinK<const P: bool>;
+pub(crate) struct HypercubeK<const PERLIN: bool, const P: bool>;
 #[derive(Clone, Copy)]
 pub(crate) struct SimplexK<const P: bool>;
 #[derive(Clone, Copy)]
 pub(crate) struct SimplexValueK<const P: bool>;
 
-impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
+impl<const D: usize, const PERLIN: bool, const P: bool> Kernel<D> for HypercubeK<PERLIN, P> {
+    const ROWS: bool = true;
     type Cache<S: Simd> = RowCache<S, D>;
     #[inline(always)]
     fn new_cache<S: Simd>(s: S, _: bool) -> RowCache<S, D> {
@@ -133,7 +143,7 @@ impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
         bounds: (&mut S::F, &mut S::F),
         cache: &mut RowCache<S, D>,
     ) -> bool {
-        grid_row::<S, D, false, P, GRAD>(s, field, xs, outs, at, bounds, cache)
+        grid_row::<S, D, PERLIN, P, GRAD>(s, field, xs, outs, at, bounds, cache)
     }
     #[inline(always)]
     fn rows<S: Simd, const GRAD: bool>(
@@ -148,7 +158,7 @@ impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
         bounds: (&mut S::F, &mut S::F),
         cache: &mut RowCache<S, D>,
     ) -> bool {
-        grid_rows::<S, D, false, P, GRAD>(s, field, xs, ys, rest, outs, at, bounds, cache)
+        grid_rows::<S, D, PERLIN, P, GRAD>(s, field, xs, ys, rest, outs, at, bounds, cache)
     }
     #[inline(always)]
     fn octave_rows<S: Simd, const GRAD: bool, Sk: OctaveSink<S, D>>(
@@ -162,91 +172,12 @@ impl<const D: usize, const P: bool> Kernel<D> for ValueK<P> {
         cache: &mut RowCache<S, D>,
         sink: &mut Sk,
     ) -> bool {
-        octave_rows::<S, D, false, P, GRAD, Sk>(s, field, xs, ys, rest, map, cache, sink);
+        octave_rows::<S, D, PERLIN, P, GRAD, Sk>(s, field, xs, ys, rest, map, cache, sink);
         true
     }
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
-        hypercube::<S, D, false, P>(s, field, p)
-    }
-    #[inline(always)]
-    fn eval_cached<S: Simd>(
-        s: S,
-        field: &Field<S>,
-        _: &[u32; 4],
-        p: [S::F; D],
-        _: &mut RowCache<S, D>,
-    ) -> (S::F, [S::F; D]) {
-        hypercube::<S, D, false, P>(s, field, p)
-    }
-}
-
-impl<const D: usize, const P: bool> Kernel<D> for PerlinK<P> {
-    type Cache<S: Simd> = RowCache<S, D>;
-    #[inline(always)]
-    fn new_cache<S: Simd>(s: S, _: bool) -> RowCache<S, D> {
-        RowCache::new(s)
-    }
-    #[inline(always)]
-    fn start_row<S: Simd>(cache: &mut RowCache<S, D>, rest: [S::E; D]) {
-        cache.start_row(rest);
-    }
-    #[inline(always)]
-    fn row<S: Simd, const GRAD: bool>(
-        s: S,
-        field: &Field<S>,
-        _: &[u32; 4],
-        xs: &[S::E],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
-        cache: &mut RowCache<S, D>,
-    ) -> bool {
-        grid_row::<S, D, true, P, GRAD>(s, field, xs, outs, at, bounds, cache)
-    }
-    #[inline(always)]
-    fn rows<S: Simd, const GRAD: bool>(
-        s: S,
-        field: &Field<S>,
-        _: &[u32; 4],
-        xs: &[S::E],
-        ys: &[S::E],
-        rest: [S::E; D],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
-        cache: &mut RowCache<S, D>,
-    ) -> bool {
-        grid_rows::<S, D, true, P, GRAD>(s, field, xs, ys, rest, outs, at, bounds, cache)
-    }
-    #[inline(always)]
-    fn octave_rows<S: Simd, const GRAD: bool, Sk: OctaveSink<S, D>>(
-        s: S,
-        field: &Field<S>,
-        _: &[u32; 4],
-        xs: &[S::E],
-        ys: &[S::E],
-        rest: [S::E; D],
-        map: &OctaveMap<S, D>,
-        cache: &mut RowCache<S, D>,
-        sink: &mut Sk,
-    ) -> bool {
-        octave_rows::<S, D, true, P, GRAD, Sk>(s, field, xs, ys, rest, map, cache, sink);
-        true
-    }
-    #[inline(always)]
-    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
-        hypercube::<S, D, true, P>(s, field, p)
-    }
-    #[inline(always)]
-    fn eval_cached<S: Simd>(
-        s: S,
-        field: &Field<S>,
-        _: &[u32; 4],
-        p: [S::F; D],
-        _: &mut RowCache<S, D>,
-    ) -> (S::F, [S::F; D]) {
-        hypercube::<S, D, true, P>(s, field, p)
+        hypercube::<S, D, PERLIN, P>(s, field, p)
     }
 }
 
@@ -290,16 +221,6 @@ impl<const D: usize, const P: bool> Kernel<D> for SimplexK<P> {
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         simplex_family::<S, D, false, P>(s, field, p)
     }
-    #[inline(always)]
-    fn eval_cached<S: Simd>(
-        s: S,
-        field: &Field<S>,
-        _: &[u32; 4],
-        p: [S::F; D],
-        _: &mut (),
-    ) -> (S::F, [S::F; D]) {
-        simplex_family::<S, D, false, P>(s, field, p)
-    }
 }
 
 impl<const D: usize, const P: bool> Kernel<D> for SimplexValueK<P> {
@@ -308,16 +229,6 @@ impl<const D: usize, const P: bool> Kernel<D> for SimplexValueK<P> {
     fn new_cache<S: Simd>(_: S, _: bool) {}
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
-        simplex_family::<S, D, true, P>(s, field, p)
-    }
-    #[inline(always)]
-    fn eval_cached<S: Simd>(
-        s: S,
-        field: &Field<S>,
-        _: &[u32; 4],
-        p: [S::F; D],
-        _: &mut (),
-    ) -> (S::F, [S::F; D]) {
         simplex_family::<S, D, true, P>(s, field, p)
     }
 }
@@ -335,16 +246,6 @@ impl<const D: usize, const SUPER: bool> Kernel<D> for OpenSimplexK<SUPER> {
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         opensimplex::<S, D, SUPER>(s, field, p)
     }
-    #[inline(always)]
-    fn eval_cached<S: Simd>(
-        s: S,
-        field: &Field<S>,
-        _: &[u32; 4],
-        p: [S::F; D],
-        _: &mut (),
-    ) -> (S::F, [S::F; D]) {
-        opensimplex::<S, D, SUPER>(s, field, p)
-    }
 }
 
 #[derive(Clone, Copy)]
@@ -356,16 +257,6 @@ impl<const D: usize, const P: bool> Kernel<D> for CellularK<P> {
     fn new_cache<S: Simd>(_: S, _: bool) {}
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
-        super::cellular::cellular::<S, D, P>(s, field, p)
-    }
-    #[inline(always)]
-    fn eval_cached<S: Simd>(
-        s: S,
-        field: &Field<S>,
-        _: &[u32; 4],
-        p: [S::F; D],
-        _: &mut (),
-    ) -> (S::F, [S::F; D]) {
         super::cellular::cellular::<S, D, P>(s, field, p)
     }
 }
