@@ -16,11 +16,12 @@ use crate::prelude_internal::*;
 use crate::simd::Element;
 use crate::simd::{Isa, Op, Simd};
 
-/// Something evaluated per lane with up to five outputs (a value and four
-/// derivatives, or a curl vector).
-pub(crate) trait Lanes<S: Simd, const D: usize> {
+/// Something evaluated per lane with up to `W` outputs: a value and its
+/// derivatives (`W = 5` covers 1D–4D; N-D noise takes 9), or a curl
+/// vector.
+pub(crate) trait Lanes<S: Simd, const D: usize, const W: usize = 5> {
     /// Writes outputs `0..outputs()` of each lane to `r`.
-    fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; 5]);
+    fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; W]);
     /// How many outputs [`eval`](Self::eval) writes: a constant of the
     /// implementation, so that the store loop unrolls.
     fn outputs(&self) -> usize;
@@ -99,20 +100,28 @@ pub(crate) trait Source<E: Float, const D: usize>: Sync {
     ) -> (E, E);
 }
 
+/// The tail rule of every batch loop: a tail shorter than a vector is
+/// padded with its first point, a real point, so the pad lanes compute
+/// nothing that could disturb the bounds (or raise a NaN where there is
+/// none). `buf` gets `tail` followed by copies of `tail[0]`.
+#[inline(always)]
+pub(crate) fn pad_tail<E: Copy>(tail: &[E], buf: &mut [E; 16]) {
+    buf[..tail.len()].copy_from_slice(tail);
+    let first = tail[0];
+    for v in &mut buf[tail.len()..] {
+        *v = first;
+    }
+}
+
 /// The vector of `xs[i..]`: a full load, or for the tail the rest padded
-/// with its first point (a real point, so the pad lanes cannot disturb the
-/// bounds).
+/// by [`pad_tail`].
 #[inline(always)]
 pub(crate) fn load_row<S: Simd>(s: S, xs: &[S::E], i: usize) -> S::F {
     if i + S::LANES <= xs.len() {
         return s.load(&xs[i..]);
     }
     let mut buf = [S::E::ZERO; 16];
-    let n = xs.len() - i;
-    buf[..n].copy_from_slice(&xs[i..]);
-    for v in &mut buf[n..S::LANES] {
-        *v = xs[i];
-    }
+    pad_tail(&xs[i..], &mut buf);
     s.load(&buf)
 }
 
@@ -168,7 +177,7 @@ pub(crate) fn widen<S: Simd>(s: S, v: S::F, (lo, hi): (&mut S::F, &mut S::F)) {
 /// each kernel is inlined once per backend (compile time and code size),
 /// not once per kind of call and once more for the padded tail.
 #[inline(always)]
-pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
+pub(crate) fn exec<S: Simd, const D: usize, const W: usize, L: Lanes<S, D, W>>(
     s: S,
     lanes: &L,
     work: Work<'_, S::E, D>,
@@ -184,7 +193,7 @@ pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
     let mut splat = [[S::E::ZERO; 16]; D];
     let mut tail = Tail {
         ins: [[S::E::ZERO; 16]; D],
-        outs: [[S::E::ZERO; 16]; 5],
+        outs: [[S::E::ZERO; 16]; W],
     };
     let mut done = 0;
     while done < n {
@@ -258,9 +267,9 @@ pub(crate) fn exec<S: Simd, const D: usize, L: Lanes<S, D>>(
 }
 
 /// A padded tail's points and outputs (see [`segment`]).
-struct Tail<E, const D: usize> {
+struct Tail<E, const D: usize, const W: usize> {
     ins: [[E; 16]; D],
-    outs: [[E; 16]; 5],
+    outs: [[E; 16]; W],
 }
 
 /// Evaluates the `len` points of one segment, axis `a` read from
@@ -274,7 +283,7 @@ struct Tail<E, const D: usize> {
 /// inlined once.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, reason = "one segment's whole context")]
-fn segment<S: Simd, const D: usize, L: Lanes<S, D>>(
+fn segment<S: Simd, const D: usize, const W: usize, L: Lanes<S, D, W>>(
     s: S,
     lanes: &L,
     axes: [&[S::E]; D],
@@ -282,7 +291,7 @@ fn segment<S: Simd, const D: usize, L: Lanes<S, D>>(
     outs: &mut [&mut [S::E]],
     at: usize,
     keep_bounds: bool,
-    scratch: &mut Tail<S::E, D>,
+    scratch: &mut Tail<S::E, D, W>,
     (lo, hi): (&mut S::F, &mut S::F),
 ) {
     let l = S::LANES;
@@ -297,9 +306,7 @@ fn segment<S: Simd, const D: usize, L: Lanes<S, D>>(
     for o in outs.iter() {
         assert!(o.len() >= at + len);
     }
-    // The padded tail's points, each axis's rest padded with its first
-    // point (a real point, so the pad lanes cannot disturb the bounds),
-    // and its outputs.
+    // The padded tail's points (by `pad_tail`) and its outputs.
     let Tail {
         ins: tail_in,
         outs: tail_out,
@@ -311,19 +318,15 @@ fn segment<S: Simd, const D: usize, L: Lanes<S, D>>(
             } else {
                 &axes[a][whole * l..len]
             };
-            tail_in[a][..tail].copy_from_slice(src);
-            let first = src[0];
-            for v in &mut tail_in[a][tail..] {
-                *v = first;
-            }
+            pad_tail(src, &mut tail_in[a]);
         }
     }
-    let mut r = [s.zero(); 5];
+    let mut r = [s.zero(); W];
     let (mut vlo, mut vhi) = (*lo, *hi);
     for pass in 0..2 {
         let (count, mut src, mut dst, out_step, in_step) = if pass == 0 {
             let src: [*const S::E; D] = core::array::from_fn(|a| axes[a].as_ptr());
-            let mut dst = [core::ptr::null_mut(); 5];
+            let mut dst = [core::ptr::null_mut(); W];
             for (k, o) in outs.iter_mut().enumerate() {
                 dst[k] = o[at..].as_mut_ptr();
             }
@@ -333,7 +336,7 @@ fn segment<S: Simd, const D: usize, L: Lanes<S, D>>(
                 break;
             }
             let src: [*const S::E; D] = core::array::from_fn(|a| tail_in[a].as_ptr());
-            let dst: [*mut S::E; 5] = core::array::from_fn(|k| tail_out[k].as_mut_ptr());
+            let dst: [*mut S::E; W] = core::array::from_fn(|k| tail_out[k].as_mut_ptr());
             (1, src, dst, 0, [0; D])
         };
         for _ in 0..count {
@@ -439,7 +442,6 @@ pub(crate) fn grid_bounds<E>((min, max): (E, E)) -> crate::grid::Bounds<E> {
 }
 
 /// Below this many points a call runs on the calling thread alone.
-#[cfg(feature = "rayon")]
 const PARALLEL_MIN: usize = 1 << 14;
 
 /// Checks `isa` and the output lengths (every output as long as `n`).
@@ -490,54 +492,20 @@ pub(crate) fn drive<E: Float, Src: Source<E, D>, const D: usize>(
     isa: Isa,
     grad: bool,
     work: Work<'_, E, D>,
-    mut outs: Vec<&mut [E]>,
-) -> (E, E) {
-    let n = outs[0].len();
-    #[cfg(feature = "rayon")]
-    {
-        let threads = rayon::current_num_threads();
-        if threads > 1 && n >= PARALLEL_MIN {
-            return drive_parallel(src, isa, grad, work, outs, threads);
-        }
-    }
-    let _ = n;
-    E::dispatch(
-        isa,
-        BlockOp {
-            src,
-            grad,
-            work,
-            outs: &mut outs,
-        },
-    )
-}
-
-#[cfg(feature = "rayon")]
-fn drive_parallel<E: Float, Src: Source<E, D>, const D: usize>(
-    src: &Src,
-    isa: Isa,
-    grad: bool,
-    work: Work<'_, E, D>,
     outs: Vec<&mut [E]>,
-    threads: usize,
 ) -> (E, E) {
-    use rayon::prelude::*;
     let n = outs[0].len();
-    // About eight blocks a thread for balance, each a whole number of the
-    // widest vectors and at least 4096 points so that the per-block set-up
-    // (lane parameters, dispatch) stays negligible.
-    let block = n.div_ceil(threads * 8).max(4096).next_multiple_of(64);
-    let count = n.div_ceil(block);
-    let mut blocks: Vec<(usize, Vec<&mut [E]>)> =
-        (0..count).map(|b| (b * block, Vec::new())).collect();
-    for o in outs {
-        for (b, chunk) in o.chunks_mut(block).enumerate() {
-            blocks[b].1.push(chunk);
-        }
-    }
-    blocks
-        .into_par_iter()
-        .map(|(start, mut outs)| {
+    let threads = threads();
+    let block = if threads > 1 && n >= PARALLEL_MIN {
+        block_len(n, threads, usize::MAX)
+    } else {
+        n
+    };
+    run_blocks(
+        outs,
+        block,
+        || (E::INFINITY, E::NEG_INFINITY),
+        |start, mut outs| {
             let len = outs[0].len();
             let work = match work {
                 Work::Points(coords) => {
@@ -557,14 +525,71 @@ fn drive_parallel<E: Float, Src: Source<E, D>, const D: usize>(
                     outs: &mut outs,
                 },
             )
-        })
-        .reduce(
-            || (E::INFINITY, E::NEG_INFINITY),
-            |a, b| {
-                (
-                    if b.0 < a.0 { b.0 } else { a.0 },
-                    if b.1 > a.1 { b.1 } else { a.1 },
-                )
-            },
-        )
+        },
+        |a, b| {
+            (
+                if b.0 < a.0 { b.0 } else { a.0 },
+                if b.1 > a.1 { b.1 } else { a.1 },
+            )
+        },
+    )
+}
+
+/// Threads of the current rayon pool (1 without the `rayon` feature).
+pub(crate) fn threads() -> usize {
+    #[cfg(feature = "rayon")]
+    return rayon::current_num_threads();
+    #[cfg(not(feature = "rayon"))]
+    1
+}
+
+/// The block rule of every parallel call: about eight blocks a thread for
+/// balance, each a whole number of the widest vectors (64 points) and at
+/// least 4096 points so that a block's set-up (lane parameters, dispatch)
+/// stays negligible, and at most `cap` points (graphs keep a buffer per
+/// node a block long, which must stay in cache).
+pub(crate) fn block_len(n: usize, threads: usize, cap: usize) -> usize {
+    n.div_ceil(threads * 8)
+        .max(4096)
+        .next_multiple_of(64)
+        .min(cap)
+        .max(1)
+}
+
+/// The one block splitter: runs `f(start, outs)` over consecutive blocks
+/// of `block` points of the equally long slices `outs`, in parallel on the
+/// current rayon pool when there is more than one block and thread, and
+/// combines the results with `reduce` (in any grouping: it must be
+/// associative and commutative, as min and max are). Each output element
+/// is computed from its own point alone, so the split never changes a bit.
+pub(crate) fn run_blocks<E: Send, R: Send>(
+    outs: Vec<&mut [E]>,
+    block: usize,
+    identity: impl Fn() -> R + Sync + Send,
+    f: impl Fn(usize, Vec<&mut [E]>) -> R + Sync + Send,
+    reduce: impl Fn(R, R) -> R + Sync + Send,
+) -> R {
+    let n = outs.first().map_or(0, |o| o.len());
+    let count = n.div_ceil(block.max(1)).max(1);
+    if count == 1 {
+        return f(0, outs);
+    }
+    let mut blocks: Vec<(usize, Vec<&mut [E]>)> =
+        (0..count).map(|b| (b * block, Vec::new())).collect();
+    for o in outs {
+        for (b, chunk) in o.chunks_mut(block).enumerate() {
+            blocks[b].1.push(chunk);
+        }
+    }
+    #[cfg(feature = "rayon")]
+    if threads() > 1 {
+        use rayon::prelude::*;
+        return blocks
+            .into_par_iter()
+            .map(|(start, outs)| f(start, outs))
+            .reduce(&identity, &reduce);
+    }
+    blocks
+        .into_iter()
+        .fold(identity(), |acc, (start, outs)| reduce(acc, f(start, outs)))
 }

@@ -2,6 +2,7 @@
 //! fractals, warps, stacks, noise graphs and your own types — so that
 //! generic code and [graphs](crate::graph) can take any of them.
 
+use crate::batch;
 use crate::error::Error;
 use crate::float::{DynField, Float};
 use crate::grid::{Bounds, Grid};
@@ -195,7 +196,8 @@ pub(crate) fn run_blocks<F: Float, const D: usize>(
 
 /// [`run_blocks`] where each block also returns a value, the values of all
 /// blocks combined by `reduce` (in any grouping: it must be associative and
-/// commutative, as min and max are).
+/// commutative, as min and max are). Blocks of [`BLOCK`] points, split by
+/// the batch engine's one splitter ([`batch::run_blocks`]).
 pub(crate) fn run_blocks_with<F: Float, R: Send + Sync + Copy, const D: usize>(
     out: &mut [F],
     gradient: Option<[&mut [F]; D]>,
@@ -204,30 +206,24 @@ pub(crate) fn run_blocks_with<F: Float, R: Send + Sync + Copy, const D: usize>(
     reduce: impl Fn(R, R) -> R + Sync + Send,
 ) -> Result<R, Error> {
     let n = out.len();
-    type Block<'a, F, const D: usize> = (usize, &'a mut [F], Option<[&'a mut [F]; D]>);
-    let mut blocks: Vec<Block<'_, F, D>> = Vec::new();
-    let mut grads: Option<[core::slice::ChunksMut<'_, F>; D]> =
-        gradient.map(|g| g.map(|s| s.chunks_mut(BLOCK)));
-    for (b, o) in out.chunks_mut(BLOCK).enumerate() {
-        let g = grads
-            .as_mut()
-            .map(|it| core::array::from_fn(|a| it[a].next().expect("same length")));
-        blocks.push((b * BLOCK, o, g));
-    }
-    let _ = n;
-    #[cfg(feature = "rayon")]
-    if blocks.len() > 1 && rayon::current_num_threads() > 1 {
-        use rayon::prelude::*;
-        return blocks
-            .into_par_iter()
-            .map(|(start, o, g)| f(start, o, g))
-            .try_reduce(|| identity, |a, b| Ok(reduce(a, b)));
-    }
-    let mut acc = identity;
-    for (start, o, g) in blocks {
-        acc = reduce(acc, f(start, o, g)?);
-    }
-    Ok(acc)
+    let grad = gradient.is_some();
+    let outs = crate::noise::batch_outs(out, gradient);
+    let block = batch::block_len(n, batch::threads(), BLOCK);
+    batch::run_blocks(
+        outs,
+        block,
+        || Ok(identity),
+        |start, mut outs| {
+            let rest = outs.split_off(1);
+            let out = outs.pop().expect("the value slice");
+            let g = grad.then(|| {
+                let mut it = rest.into_iter();
+                core::array::from_fn(|_| it.next().expect("one slice per axis"))
+            });
+            f(start, out, g)
+        },
+        |a, b| Ok(reduce(a?, b?)),
+    )
 }
 
 /// Evaluates `grid` block by block through a point call

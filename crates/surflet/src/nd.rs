@@ -45,13 +45,12 @@
 //! assert_eq!(s.gradient.len(), 6);
 //! ```
 
-use crate::batch::{self, Source, Work};
+use crate::batch::{self, Lanes, Source, Work};
 use crate::error::Error;
 use crate::float::Float;
 use crate::kernel::nd::{self as k, MAX_D};
 use crate::noise::{Sample, batch_outs};
 use crate::prelude_internal::*;
-use crate::simd::Element;
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};
 
@@ -314,52 +313,35 @@ impl<const D: usize> NoiseNd<D> {
     }
 }
 
-/// The point loop of a batch block for kind `KIND`: vectors of `S::LANES`
-/// points, the tail padded with its first point, value and (with `grad`)
-/// gradient stored per axis. The same per-lane kernel as the single-point
-/// call, so the same bits.
-#[inline(always)]
-fn points<S: Simd, const D: usize, const KIND: u8>(
-    s: S,
-    key: u32,
-    grad: bool,
-    coords: [&[S::E]; D],
-    outs: &mut [&mut [S::E]],
-) {
-    let n = outs[0].len();
-    let l = S::LANES;
-    let key = s.u_splat(key);
-    let mut buf = [S::E::ZERO; 16];
-    let mut tmp = [S::E::ZERO; 16];
-    let mut i = 0;
-    while i < n {
-        let full = i + l <= n;
-        let rest = if full { l } else { n - i };
-        let mut p = [s.zero(); D];
-        for (a, c) in coords.iter().enumerate() {
-            p[a] = if full {
-                s.load(&c[i..])
-            } else {
-                buf[..rest].copy_from_slice(&c[i..n]);
-                let first = c[i];
-                for v in &mut buf[rest..] {
-                    *v = first;
-                }
-                s.load(&buf)
-            };
-        }
-        let (v, g) = k::eval::<S, D, KIND>(s, key, p);
-        let count = if grad { D + 1 } else { 1 };
-        for (o, out) in outs.iter_mut().enumerate().take(count) {
-            let lane = if o == 0 { v } else { g[o - 1] };
-            if full {
-                s.store(lane, &mut out[i..]);
-            } else {
-                s.store(lane, &mut tmp);
-                out[i..n].copy_from_slice(&tmp[..rest]);
+/// Kind `KIND`'s kernel on lanes for the batch loop ([`batch::exec`]),
+/// with the gradient if `GRAD`: the same per-lane kernel as the
+/// single-point call, so the same bits.
+struct NdLanes<S: Simd, const KIND: u8, const GRAD: bool> {
+    key: S::U,
+}
+
+/// Outputs of N-D lanes: the value and up to [`MAX_D`] derivatives.
+const ND_OUTPUTS: usize = MAX_D + 1;
+
+impl<S: Simd, const D: usize, const KIND: u8, const GRAD: bool> Lanes<S, D, ND_OUTPUTS>
+    for NdLanes<S, KIND, GRAD>
+{
+    #[inline(always)]
+    fn outputs(&self) -> usize {
+        if GRAD { 1 + D } else { 1 }
+    }
+    #[inline(always)]
+    fn eval(&self, s: S, p: [S::F; D], r: &mut [S::F; ND_OUTPUTS]) {
+        let (v, g) = k::eval::<S, D, KIND>(s, self.key, p);
+        r[0] = v;
+        if GRAD {
+            // Not `copy_from_slice`: on vector lanes it compiles to an
+            // out-of-line memcpy in the hot loop.
+            #[allow(clippy::manual_memcpy)]
+            for a in 0..D {
+                r[1 + a] = g[a];
             }
         }
-        i += l;
     }
 }
 
@@ -372,15 +354,20 @@ impl<F: Float, const D: usize> Source<F, D> for NoiseNd<D> {
         work: Work<'_, F, D>,
         outs: &mut [&mut [F]],
     ) -> (F, F) {
-        // `NoiseNd` has point calls only; no grid work reaches it.
-        if let Work::Points(coords) = work {
-            match self.kind {
-                NdKind::Value => points::<S, D, { k::VALUE }>(s, self.key, grad, coords, outs),
-                NdKind::Perlin => points::<S, D, { k::PERLIN }>(s, self.key, grad, coords, outs),
-                NdKind::Simplex => points::<S, D, { k::SIMPLEX }>(s, self.key, grad, coords, outs),
-            }
+        let key = s.u_splat(self.key);
+        macro_rules! exec {
+            ($kind:expr) => {
+                if grad {
+                    batch::exec(s, &NdLanes::<S, { $kind }, true> { key }, work, outs)
+                } else {
+                    batch::exec(s, &NdLanes::<S, { $kind }, false> { key }, work, outs)
+                }
+            };
         }
-        // The bounds are only used by grid calls.
-        (F::INFINITY, F::NEG_INFINITY)
+        match self.kind {
+            NdKind::Value => exec!(k::VALUE),
+            NdKind::Perlin => exec!(k::PERLIN),
+            NdKind::Simplex => exec!(k::SIMPLEX),
+        }
     }
 }
