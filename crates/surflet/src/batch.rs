@@ -504,35 +504,70 @@ pub(crate) fn drive<E: Float, Src: Source<E, D>, const D: usize>(
     run_blocks(
         outs,
         block,
-        || (E::INFINITY, E::NEG_INFINITY),
-        |start, mut outs| {
-            let len = outs[0].len();
-            let work = match work {
-                Work::Points(coords) => {
-                    Work::Points(core::array::from_fn(|a| &coords[a][start..start + len]))
-                }
-                Work::Grid { axes, start: s0 } => Work::Grid {
-                    axes,
-                    start: s0 + start,
-                },
-            };
-            E::dispatch(
-                isa,
-                BlockOp {
-                    src,
-                    grad,
-                    work,
-                    outs: &mut outs,
-                },
-            )
-        },
-        |a, b| {
-            (
-                if b.0 < a.0 { b.0 } else { a.0 },
-                if b.1 > a.1 { b.1 } else { a.1 },
-            )
+        &Drive {
+            src,
+            isa,
+            grad,
+            work,
         },
     )
+}
+
+/// [`drive`]'s blocks: each dispatched to its backend once.
+struct Drive<'a, 'w, Src, E, const D: usize> {
+    src: &'a Src,
+    isa: Isa,
+    grad: bool,
+    work: Work<'w, E, D>,
+}
+
+impl<E: Float, Src: Source<E, D>, const D: usize> Blocks<E> for Drive<'_, '_, Src, E, D> {
+    type Output = (E, E);
+    fn identity(&self) -> (E, E) {
+        (E::INFINITY, E::NEG_INFINITY)
+    }
+    fn run(&self, start: usize, mut outs: Vec<&mut [E]>) -> (E, E) {
+        let len = outs[0].len();
+        let work = match self.work {
+            Work::Points(coords) => {
+                Work::Points(core::array::from_fn(|a| &coords[a][start..start + len]))
+            }
+            Work::Grid { axes, start: s0 } => Work::Grid {
+                axes,
+                start: s0 + start,
+            },
+        };
+        E::dispatch(
+            self.isa,
+            BlockOp {
+                src: self.src,
+                grad: self.grad,
+                work,
+                outs: &mut outs,
+            },
+        )
+    }
+    fn reduce(&self, a: (E, E), b: (E, E)) -> (E, E) {
+        (
+            if b.0 < a.0 { b.0 } else { a.0 },
+            if b.1 > a.1 { b.1 } else { a.1 },
+        )
+    }
+}
+
+/// Work that [`run_blocks`] splits into blocks. Methods, not closures:
+/// closures here would be compiled as functions of this module, which
+/// `.ci/python` refuses (see there).
+pub(crate) trait Blocks<E>: Sync {
+    /// What a block returns.
+    type Output: Send;
+    /// The result of no blocks.
+    fn identity(&self) -> Self::Output;
+    /// Runs the block of points `start..start + outs[0].len()`.
+    fn run(&self, start: usize, outs: Vec<&mut [E]>) -> Self::Output;
+    /// Combines two blocks' results, in any grouping (associative and
+    /// commutative, as min and max are).
+    fn reduce(&self, a: Self::Output, b: Self::Output) -> Self::Output;
 }
 
 /// Threads of the current rayon pool (1 without the `rayon` feature).
@@ -556,23 +591,20 @@ pub(crate) fn block_len(n: usize, threads: usize, cap: usize) -> usize {
         .max(1)
 }
 
-/// The one block splitter: runs `f(start, outs)` over consecutive blocks
-/// of `block` points of the equally long slices `outs`, in parallel on the
-/// current rayon pool when there is more than one block and thread, and
-/// combines the results with `reduce` (in any grouping: it must be
-/// associative and commutative, as min and max are). Each output element
-/// is computed from its own point alone, so the split never changes a bit.
-pub(crate) fn run_blocks<E: Send, R: Send>(
+/// The one block splitter: runs `work` over consecutive blocks of `block`
+/// points of the equally long slices `outs`, in parallel on the current
+/// rayon pool when there is more than one block and thread, and combines
+/// the results. Each output element is computed from its own point alone,
+/// so the split never changes a bit.
+pub(crate) fn run_blocks<E: Send, B: Blocks<E>>(
     outs: Vec<&mut [E]>,
     block: usize,
-    identity: impl Fn() -> R + Sync + Send,
-    f: impl Fn(usize, Vec<&mut [E]>) -> R + Sync + Send,
-    reduce: impl Fn(R, R) -> R + Sync + Send,
-) -> R {
+    work: &B,
+) -> B::Output {
     let n = outs.first().map_or(0, |o| o.len());
     let count = n.div_ceil(block.max(1)).max(1);
     if count == 1 {
-        return f(0, outs);
+        return work.run(0, outs);
     }
     let mut blocks: Vec<(usize, Vec<&mut [E]>)> =
         (0..count).map(|b| (b * block, Vec::new())).collect();
@@ -586,10 +618,12 @@ pub(crate) fn run_blocks<E: Send, R: Send>(
         use rayon::prelude::*;
         return blocks
             .into_par_iter()
-            .map(|(start, outs)| f(start, outs))
-            .reduce(&identity, &reduce);
+            .map(|(start, outs)| work.run(start, outs))
+            .reduce(|| work.identity(), |a, b| work.reduce(a, b));
     }
-    blocks
-        .into_iter()
-        .fold(identity(), |acc, (start, outs)| reduce(acc, f(start, outs)))
+    let mut acc = work.identity();
+    for (start, outs) in blocks {
+        acc = work.reduce(acc, work.run(start, outs));
+    }
+    acc
 }

@@ -212,18 +212,47 @@ pub(crate) fn run_blocks_with<F: Float, R: Send + Sync + Copy, const D: usize>(
     batch::run_blocks(
         outs,
         block,
-        || Ok(identity),
-        |start, mut outs| {
-            let rest = outs.split_off(1);
-            let out = outs.pop().expect("the value slice");
-            let g = grad.then(|| {
-                let mut it = rest.into_iter();
-                core::array::from_fn(|_| it.next().expect("one slice per axis"))
-            });
-            f(start, out, g)
+        &FieldBlocks::<R, _, _, D> {
+            grad,
+            identity,
+            f,
+            reduce,
+            dims: core::marker::PhantomData,
         },
-        |a, b| Ok(reduce(a?, b?)),
     )
+}
+
+/// [`run_blocks_with`]'s work for [`batch::run_blocks`].
+struct FieldBlocks<R, Fun, Red, const D: usize> {
+    grad: bool,
+    identity: R,
+    f: Fun,
+    reduce: Red,
+    dims: core::marker::PhantomData<[(); D]>,
+}
+
+impl<F: Float, R: Send + Sync + Copy, Fun, Red, const D: usize> batch::Blocks<F>
+    for FieldBlocks<R, Fun, Red, D>
+where
+    Fun: Fn(usize, &mut [F], Option<[&mut [F]; D]>) -> Result<R, Error> + Sync,
+    Red: Fn(R, R) -> R + Sync + Send,
+{
+    type Output = Result<R, Error>;
+    fn identity(&self) -> Result<R, Error> {
+        Ok(self.identity)
+    }
+    fn run(&self, start: usize, mut outs: Vec<&mut [F]>) -> Result<R, Error> {
+        let rest = outs.split_off(1);
+        let out = outs.pop().expect("the value slice");
+        let g = self.grad.then(|| {
+            let mut it = rest.into_iter();
+            core::array::from_fn(|_| it.next().expect("one slice per axis"))
+        });
+        (self.f)(start, out, g)
+    }
+    fn reduce(&self, a: Result<R, Error>, b: Result<R, Error>) -> Result<R, Error> {
+        Ok((self.reduce)(a?, b?))
+    }
 }
 
 /// Evaluates `grid` block by block through a point call

@@ -5,7 +5,7 @@ use crate::cellular::Cellular;
 use crate::error::Error;
 use crate::float::Float;
 use crate::grid::{Bounds, Grid};
-use crate::kernel::Field;
+use crate::kernel::LaneParams;
 use crate::kernel::cellular::CellLanes;
 use crate::kernel::hypercube::RowCache;
 use crate::kernel::select::Kernel;
@@ -231,8 +231,8 @@ impl<const D: usize> Noise<D> {
 
     /// The noise's lane parameters.
     #[inline(always)]
-    pub(crate) fn field<S: Simd>(&self, s: S) -> Field<S> {
-        let mut f = Field::new(s, self.key, self.period4());
+    pub(crate) fn field<S: Simd>(&self, s: S) -> LaneParams<S> {
+        let mut f = LaneParams::new(s, self.key, self.period4());
         if self.kind == NoiseKind::Cellular {
             f.cell = CellLanes::new(s, D, &self.cellular);
         }
@@ -438,7 +438,7 @@ impl<const D: usize> Noise<D> {
     pub(crate) fn eval_lanes_row<S: Simd>(
         &self,
         s: S,
-        field: &Field<S>,
+        field: &LaneParams<S>,
         p: [S::F; D],
         cache: Option<&mut RowCache<S, D>>,
     ) -> (S::F, [S::F; D]) {
@@ -478,7 +478,7 @@ pub(crate) fn batch_outs<'a, F, const D: usize>(
 /// [`Noise::eval_lanes_row`] in builds with debug assertions and for the
 /// per-lane path of a fractal's octave pass.
 pub(crate) struct RowCall<'a, 'c, S: Simd, K, const D: usize> {
-    pub field: &'a Field<S>,
+    pub field: &'a LaneParams<S>,
     pub period: &'a [u32; 4],
     pub p: [S::F; D],
     pub cache: Option<&'c mut RowCache<S, D>>,
@@ -497,7 +497,7 @@ impl<S: Simd, K: Kernel<D>, const D: usize> Call<S> for RowCall<'_, '_, S, K, D>
 /// loops of builds with debug assertions (see [`Simd::outline`]).
 #[cfg(debug_assertions)]
 struct CachedCall<'a, 'c, S: Simd, K: Kernel<D>, const D: usize> {
-    field: &'a Field<S>,
+    field: &'a LaneParams<S>,
     period: &'a [u32; 4],
     p: [S::F; D],
     cache: &'c mut K::Cache<S>,
@@ -515,7 +515,7 @@ impl<S: Simd, K: Kernel<D>, const D: usize> Call<S> for CachedCall<'_, '_, S, K,
 /// One kernel's [`Kernel::row`] as a [`Call`], run out of line (see
 /// [`Simd::outline`]).
 struct RowRunCall<'a, 'c, S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> {
-    field: &'a Field<S>,
+    field: &'a LaneParams<S>,
     period: &'a [u32; 4],
     xs: &'a [S::E],
     outs: &'a mut [&'c mut [S::E]],
@@ -546,7 +546,7 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
 /// One kernel's [`Kernel::rows`] as a [`Call`], run out of line (see
 /// [`Simd::outline`]).
 struct RowsRunCall<'a, 'c, S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> {
-    field: &'a Field<S>,
+    field: &'a LaneParams<S>,
     period: &'a [u32; 4],
     xs: &'a [S::E],
     ys: &'a [S::E],
@@ -581,7 +581,7 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
 /// A noise kernel on lanes, with or without the gradient, keeping the
 /// kernel's cache from one vector to the next.
 struct NoiseLanes<'a, S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> {
-    field: &'a Field<S>,
+    field: &'a LaneParams<S>,
     period: [u32; 4],
     cache: core::cell::RefCell<K::Cache<S>>,
 }

@@ -68,7 +68,7 @@
 //! `[-1, 1]` (times [`MARGIN`]) and the gradient by the same factor. The
 //! cell value is already in `(-1, 1)` and is left as it is.
 
-use super::{Field, MARGIN, PRIMES, lattice_value, lowbias32, poison, split, split_periodic};
+use super::{LaneParams, MARGIN, PRIMES, lattice_value, lowbias32, poison, split, split_periodic};
 use crate::cellular::{CellularDistance, CellularReturn};
 use crate::simd::Simd;
 
@@ -214,7 +214,7 @@ fn distance_gradient<S: Simd, const D: usize>(
 #[inline(always)]
 pub(crate) fn cellular<S: Simd, const D: usize, const PERIODIC: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     p: [S::F; D],
 ) -> (S::F, [S::F; D]) {
     let cl = &field.cell;
@@ -230,7 +230,7 @@ pub(crate) fn cellular<S: Simd, const D: usize, const PERIODIC: bool>(
     let mut cell_f = [zero; D];
     for a in 0..D {
         let (c, f) = if PERIODIC {
-            split_periodic(s, p[a], field.period_f[a], field.period_inv[a])
+            split_periodic(s, p[a], field.period.f[a], field.period.inv[a])
         } else {
             split(s, p[a])
         };
@@ -294,8 +294,8 @@ pub(crate) fn cellular<S: Simd, const D: usize, const PERIODIC: bool>(
             let c = wrap(
                 s,
                 s.add(cell_f[level], s.c(k as f64)),
-                field.period_f[level],
-                field.period_inv[level],
+                field.period.f[level],
+                field.period.inv[level],
             );
             s.u_mul(s.f_to_i(c), s.u_splat(PRIMES[level]))
         } else {

@@ -19,7 +19,9 @@
 //! the blend exactly: blending `lo` and `hi` with weight `u(t)` contributes
 //! `lerp(u, ∇lo, ∇hi)` plus `u'(t) (hi − lo)` along the blended axis.
 
-use super::{Field, MARGIN, PRIMES, fade, lattice_value, lowbias32, poison, split, split_periodic};
+use super::{
+    LaneParams, MARGIN, PRIMES, fade, lattice_value, lowbias32, poison, split, split_periodic,
+};
 use crate::batch::{load_row, store_row, widen};
 use crate::prelude_internal::*;
 use crate::simd::Element;
@@ -97,12 +99,12 @@ impl<S: Simd, const D: usize> Axes<S, D> {
 #[allow(clippy::type_complexity, reason = "the fields of one axis of `Axes`")]
 fn axis<S: Simd, const PERIODIC: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     a: usize,
     x: S::F,
 ) -> (S::F, S::U, S::F, S::U, S::U, S::F, S::F) {
     let (fl, fr) = if PERIODIC {
-        split_periodic(s, x, field.period_f[a], field.period_inv[a])
+        split_periodic(s, x, field.period.f[a], field.period.inv[a])
     } else {
         split(s, x)
     };
@@ -112,7 +114,7 @@ fn axis<S: Simd, const PERIODIC: bool>(
     let hi = if PERIODIC {
         // The cell after the last one of the period is cell 0.
         let next = s.u_add(c, s.u_splat(1));
-        let at_end = s.u_eq(next, field.period[a]);
+        let at_end = s.u_eq(next, field.period.cells[a]);
         s.u_mul(s.u_blend(at_end, s.u_splat(0), next), prime)
     } else {
         s.u_add(lo, prime)
@@ -125,7 +127,7 @@ fn axis<S: Simd, const PERIODIC: bool>(
 #[inline(always)]
 pub(crate) fn axes<S: Simd, const D: usize, const PERIODIC: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     p: [S::F; D],
 ) -> Axes<S, D> {
     let zero = s.zero();
@@ -421,7 +423,7 @@ pub(crate) fn finish<S: Simd, const D: usize, const PERLIN: bool>(
 #[inline(always)]
 pub(crate) fn hypercube<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     p: [S::F; D],
 ) -> (S::F, [S::F; D]) {
     let ax = axes::<S, D, PERIODIC>(s, field, p).y_first();
@@ -552,7 +554,7 @@ impl<S: Simd, const D: usize> RowCache<S, D> {
 )]
 fn y_axis<S: Simd, const PERIODIC: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     y: S::E,
 ) -> ((u32, u32), (S::F, S::F, S::F, S::F)) {
     let (_, _, frac, lo, hi, u, du) = axis::<S, PERIODIC>(s, field, 1, s.splat(y));
@@ -577,7 +579,7 @@ fn first_bits<S: Simd>(s: S, v: S::F) -> u64 {
 #[inline(always)]
 fn ready_band<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     xs: &[S::E],
     map: Option<(S::F, S::F)>,
     grad: bool,
@@ -669,7 +671,7 @@ fn ready_band<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>
 /// [`ready_band`] as a [`Call`]: out of line, once per band and stretch,
 /// and one copy per kernel rather than one per row loop.
 struct ReadyBand<'a, 'c, S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool> {
-    field: &'a Field<S>,
+    field: &'a LaneParams<S>,
     xs: &'a [S::E],
     map: Option<(S::F, S::F)>,
     grad: bool,
@@ -804,7 +806,7 @@ pub(crate) fn grid_row<
     const GRAD: bool,
 >(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     xs: &[S::E],
     outs: &mut [&mut [S::E]],
     at: usize,
@@ -864,7 +866,7 @@ pub(crate) fn grid_rows<
     const GRAD: bool,
 >(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     xs: &[S::E],
     ys: &[S::E],
     rest: [S::E; D],
@@ -1000,7 +1002,7 @@ pub(crate) fn octave_rows<
     Sk: OctaveSink<S, D>,
 >(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     xs: &[S::E],
     ys: &[S::E],
     rest: [S::E; D],

@@ -13,7 +13,7 @@
 //! 1D–8D versions in `nd.rs`. What they share: corner hashing in `hash.rs`,
 //! gradient sets in `gradients.rs`, exact (cell, fraction) splitting and the
 //! simplex skew in `lattice.rs`, and the per-field lane parameters
-//! ([`Field`]), the fade and the margin here.
+//! ([`LaneParams`]), the fade and the margin here.
 
 // Kernels walk several fixed-size per-axis arrays in step; indexing by axis
 // reads better there than zipped iterators.
@@ -42,34 +42,48 @@ pub(crate) use lattice::*;
 /// 3.8e-6 keeps every result inside [-1, 1] without clamping.
 pub(crate) const MARGIN: f64 = 1.0 - 1.0 / 262_144.0;
 
-/// Parameters of one noise field, splatted to lanes once per batch.
+/// A kernel's parameters in lanes, made once per batch (or per single
+/// point): the seed's key, the periods, and cellular noise's options.
+/// Each kernel reads the parts it needs.
 #[derive(Clone, Copy)]
-pub(crate) struct Field<S: Simd> {
+pub(crate) struct LaneParams<S: Simd> {
     pub key: S::U,
-    /// Periods per axis (integer lanes); meaningful only for periodic kernels.
-    pub period: [S::U; 4],
-    /// Half of an even period, for the hexagonal lattice's row shift.
-    pub half_period: [S::U; 4],
-    /// Twice the period, for lattices stored at half-integer resolution.
-    pub double_period: [S::U; 4],
-    pub period_f: [S::F; 4],
-    pub period_inv: [S::F; 4],
-    /// Cellular noise's options (unused by the other kernels).
+    /// The periods, read by the periodic kernels only.
+    pub period: Periods<S>,
+    /// Cellular noise's options, read by the cellular kernel only.
     pub cell: cellular::CellLanes<S>,
 }
 
-impl<S: Simd> Field<S> {
+/// Periods per axis in lanes (an axis without a period holds 0, and 1 in
+/// the float forms).
+#[derive(Clone, Copy)]
+pub(crate) struct Periods<S: Simd> {
+    /// The period in cells.
+    pub cells: [S::U; 4],
+    /// Half of an even period, for the hexagonal lattice's row shift.
+    pub half: [S::U; 4],
+    /// Twice the period, for lattices stored at half-integer resolution.
+    pub double: [S::U; 4],
+    /// The period as a float.
+    pub f: [S::F; 4],
+    /// Its reciprocal.
+    pub inv: [S::F; 4],
+}
+
+impl<S: Simd> LaneParams<S> {
     #[inline(always)]
     pub(crate) fn new(s: S, key: u32, period: [u32; 4]) -> Self {
         let zu = s.u_splat(0);
         let one = s.splat(S::E::ONE);
-        let mut f = Field {
+        let mut f = LaneParams {
             key: s.u_splat(key),
-            period: [zu; 4],
-            half_period: [zu; 4],
-            double_period: [zu; 4],
-            period_f: [one; 4],
-            period_inv: [one; 4],
+            period: Periods {
+                cells: [zu; 4],
+                half: [zu; 4],
+                double: [zu; 4],
+                f: [one; 4],
+                inv: [one; 4],
+            },
             cell: cellular::CellLanes::unused(s),
         };
         // Single-point calls build a field each time: skip the divisions for
@@ -77,12 +91,12 @@ impl<S: Simd> Field<S> {
         for a in 0..4 {
             let p = period[a];
             if p != 0 {
-                f.period[a] = s.u_splat(p);
-                f.half_period[a] = s.u_splat(p / 2);
-                f.double_period[a] = s.u_splat(p.wrapping_mul(2));
+                f.period.cells[a] = s.u_splat(p);
+                f.period.half[a] = s.u_splat(p / 2);
+                f.period.double[a] = s.u_splat(p.wrapping_mul(2));
                 let pf = S::E::from_f64(p as f64);
-                f.period_f[a] = s.splat(pf);
-                f.period_inv[a] = s.splat(S::E::ONE / pf);
+                f.period.f[a] = s.splat(pf);
+                f.period.inv[a] = s.splat(S::E::ONE / pf);
             }
         }
         f

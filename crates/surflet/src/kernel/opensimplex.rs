@@ -40,7 +40,7 @@ use super::simplex::{
     Acc, G2, Tri2, bcc_hashes, bcc_tetra, simplex4_corners, simplex4_lattice, tri2, zero_acc,
 };
 use super::{
-    Field, MARGIN, PRIMES, dot, grad4_simplex, lowbias32, poison, skew_split, split, three_way,
+    LaneParams, MARGIN, PRIMES, dot, grad4_simplex, lowbias32, poison, skew_split, split, three_way,
 };
 use crate::simd::Simd;
 
@@ -211,7 +211,7 @@ fn beyond_candidate<S: Simd>(s: S, tri: &Tri2<S>, (ox, oy): (f64, f64)) -> (S::F
 /// one is summed. Where two tie, both are out of reach, so the choice
 /// changes nothing.
 #[inline(always)]
-fn sum2<S: Simd, const SUPER: bool>(s: S, field: &Field<S>, p: [S::F; 2]) -> Acc<S, 2> {
+fn sum2<S: Simd, const SUPER: bool>(s: S, field: &LaneParams<S>, p: [S::F; 2]) -> Acc<S, 2> {
     let tri = tri2(s, field, p);
     let r2 = if SUPER { R2_S2 } else { 0.5 };
     let mut acc = zero_acc::<S, 2>(s);
@@ -365,7 +365,7 @@ fn sublattice_s<S: Simd>(
 /// four corners, radius² ½. OpenSimplex2S: radius² ¾, the four candidates
 /// of each cubic sublattice ([`sublattice_s`]).
 #[inline(always)]
-fn sum3<S: Simd, const SUPER: bool>(s: S, field: &Field<S>, p: [S::F; 3]) -> Acc<S, 3> {
+fn sum3<S: Simd, const SUPER: bool>(s: S, field: &LaneParams<S>, p: [S::F; 3]) -> Acc<S, 3> {
     let [px, py, pz] = improve_xy(s, p);
     let mut acc = zero_acc::<S, 3>(s);
     if SUPER {
@@ -420,7 +420,7 @@ const R2_S4: f64 = 0.8;
 /// [`S4_CANDIDATES`], mapped from the canonical simplex to the point's own
 /// by its rank order.
 #[inline(always)]
-fn sum4<S: Simd, const SUPER: bool>(s: S, field: &Field<S>, p: [S::F; 4]) -> Acc<S, 4> {
+fn sum4<S: Simd, const SUPER: bool>(s: S, field: &LaneParams<S>, p: [S::F; 4]) -> Acc<S, 4> {
     let lat = simplex4_lattice(s, p);
     let mut acc = zero_acc::<S, 4>(s);
     if !SUPER {
@@ -463,7 +463,7 @@ fn sum4<S: Simd, const SUPER: bool>(s: S, field: &Field<S>, p: [S::F; 4]) -> Acc
 #[inline(always)]
 pub(crate) fn opensimplex<S: Simd, const D: usize, const SUPER: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     p: [S::F; D],
 ) -> Acc<S, D> {
     let z = s.zero();
@@ -878,7 +878,7 @@ mod tests {
     fn kernels_sum_every_point_within_reach() {
         let s = Scalar::<f64>::new();
         let key = crate::seed::key(7);
-        let field = Field::new(s, key, [0; 4]);
+        let field = LaneParams::new(s, key, [0; 4]);
         let mut st = 1u64;
         for i in 0..400 {
             let mut p = [0.0f64; 4];

@@ -6,7 +6,7 @@ use super::hypercube::{
 };
 use super::opensimplex::opensimplex;
 use super::simplex::{simplex1, simplex2, simplex2_hex, simplex3, simplex4};
-use super::{Field, resize};
+use super::{LaneParams, resize};
 use crate::simd::Simd;
 
 /// A noise kernel in `D` dimensions.
@@ -30,7 +30,7 @@ pub(crate) trait Kernel<const D: usize>: Copy {
     #[allow(clippy::too_many_arguments, reason = "one row's whole context")]
     fn row<S: Simd, const GRAD: bool>(
         s: S,
-        field: &Field<S>,
+        field: &LaneParams<S>,
         period: &[u32; 4],
         xs: &[S::E],
         outs: &mut [&mut [S::E]],
@@ -46,7 +46,7 @@ pub(crate) trait Kernel<const D: usize>: Copy {
     #[allow(clippy::too_many_arguments, reason = "one run of rows' whole context")]
     fn rows<S: Simd, const GRAD: bool>(
         s: S,
-        field: &Field<S>,
+        field: &LaneParams<S>,
         period: &[u32; 4],
         xs: &[S::E],
         ys: &[S::E],
@@ -69,7 +69,7 @@ pub(crate) trait Kernel<const D: usize>: Copy {
     )]
     fn octave_rows<S: Simd, const GRAD: bool, Sk: OctaveSink<S, D>>(
         s: S,
-        field: &Field<S>,
+        field: &LaneParams<S>,
         period: &[u32; 4],
         xs: &[S::E],
         ys: &[S::E],
@@ -81,14 +81,14 @@ pub(crate) trait Kernel<const D: usize>: Copy {
         let _ = (s, field, period, xs, ys, rest, map, cache, sink);
         false
     }
-    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]);
+    fn eval<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; D]) -> (S::F, [S::F; D]);
     /// [`eval`](Self::eval) with lattice work shared between the lanes and
     /// vectors of a batch through `cache` where the kernel can (the same
     /// bits). `period` holds the noise's periods (0 if none).
     #[inline(always)]
     fn eval_cached<S: Simd>(
         s: S,
-        field: &Field<S>,
+        field: &LaneParams<S>,
         period: &[u32; 4],
         p: [S::F; D],
         cache: &mut Self::Cache<S>,
@@ -102,7 +102,7 @@ pub(crate) trait Kernel<const D: usize>: Copy {
     #[inline(always)]
     fn eval_row<S: Simd>(
         s: S,
-        field: &Field<S>,
+        field: &LaneParams<S>,
         _period: &[u32; 4],
         p: [S::F; D],
         _row: Option<&mut RowCache<S, D>>,
@@ -135,7 +135,7 @@ impl<const D: usize, const PERLIN: bool, const P: bool> Kernel<D> for HypercubeK
     #[inline(always)]
     fn row<S: Simd, const GRAD: bool>(
         s: S,
-        field: &Field<S>,
+        field: &LaneParams<S>,
         _: &[u32; 4],
         xs: &[S::E],
         outs: &mut [&mut [S::E]],
@@ -148,7 +148,7 @@ impl<const D: usize, const PERLIN: bool, const P: bool> Kernel<D> for HypercubeK
     #[inline(always)]
     fn rows<S: Simd, const GRAD: bool>(
         s: S,
-        field: &Field<S>,
+        field: &LaneParams<S>,
         _: &[u32; 4],
         xs: &[S::E],
         ys: &[S::E],
@@ -163,7 +163,7 @@ impl<const D: usize, const PERLIN: bool, const P: bool> Kernel<D> for HypercubeK
     #[inline(always)]
     fn octave_rows<S: Simd, const GRAD: bool, Sk: OctaveSink<S, D>>(
         s: S,
-        field: &Field<S>,
+        field: &LaneParams<S>,
         _: &[u32; 4],
         xs: &[S::E],
         ys: &[S::E],
@@ -176,7 +176,7 @@ impl<const D: usize, const PERLIN: bool, const P: bool> Kernel<D> for HypercubeK
         true
     }
     #[inline(always)]
-    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+    fn eval<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         hypercube::<S, D, PERLIN, P>(s, field, p)
     }
 }
@@ -184,7 +184,7 @@ impl<const D: usize, const PERLIN: bool, const P: bool> Kernel<D> for HypercubeK
 #[inline(always)]
 fn simplex_family<S: Simd, const D: usize, const VALUE: bool, const P: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     p: [S::F; D],
 ) -> (S::F, [S::F; D]) {
     let z = s.zero();
@@ -218,7 +218,7 @@ impl<const D: usize, const P: bool> Kernel<D> for SimplexK<P> {
     #[inline(always)]
     fn new_cache<S: Simd>(_: S, _: bool) {}
     #[inline(always)]
-    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+    fn eval<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         simplex_family::<S, D, false, P>(s, field, p)
     }
 }
@@ -228,7 +228,7 @@ impl<const D: usize, const P: bool> Kernel<D> for SimplexValueK<P> {
     #[inline(always)]
     fn new_cache<S: Simd>(_: S, _: bool) {}
     #[inline(always)]
-    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+    fn eval<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         simplex_family::<S, D, true, P>(s, field, p)
     }
 }
@@ -243,7 +243,7 @@ impl<const D: usize, const SUPER: bool> Kernel<D> for OpenSimplexK<SUPER> {
     #[inline(always)]
     fn new_cache<S: Simd>(_: S, _: bool) {}
     #[inline(always)]
-    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+    fn eval<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         opensimplex::<S, D, SUPER>(s, field, p)
     }
 }
@@ -256,7 +256,7 @@ impl<const D: usize, const P: bool> Kernel<D> for CellularK<P> {
     #[inline(always)]
     fn new_cache<S: Simd>(_: S, _: bool) {}
     #[inline(always)]
-    fn eval<S: Simd>(s: S, field: &Field<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+    fn eval<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         super::cellular::cellular::<S, D, P>(s, field, p)
     }
 }

@@ -25,7 +25,8 @@
 //!   ordering.
 
 use super::{
-    Field, MARGIN, PRIMES, dot, lattice_value, lowbias32, poison, skew_split, split, split_periodic,
+    LaneParams, MARGIN, PRIMES, dot, lattice_value, lowbias32, poison, skew_split, split,
+    split_periodic,
 };
 use crate::simd::Simd;
 
@@ -149,12 +150,12 @@ pub(crate) fn zero_acc<S: Simd, const D: usize>(s: S) -> Acc<S, D> {
 #[inline(always)]
 fn split_axis<S: Simd, const PERIODIC: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     x: S::F,
     a: usize,
 ) -> (S::F, S::F) {
     if PERIODIC {
-        split_periodic(s, x, field.period_f[a], field.period_inv[a])
+        split_periodic(s, x, field.period.f[a], field.period.inv[a])
     } else {
         split(s, x)
     }
@@ -165,7 +166,7 @@ fn split_axis<S: Simd, const PERIODIC: bool>(
 #[inline(always)]
 fn next_primed<S: Simd, const PERIODIC: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     c: S::U,
     primed: S::U,
     a: usize,
@@ -173,7 +174,7 @@ fn next_primed<S: Simd, const PERIODIC: bool>(
     let prime = s.u_splat(PRIMES[a]);
     if PERIODIC {
         let next = s.u_add(c, s.u_splat(1));
-        let at_end = s.u_eq(next, field.period[a]);
+        let at_end = s.u_eq(next, field.period.cells[a]);
         s.u_mul(s.u_blend(at_end, s.u_splat(0), next), prime)
     } else {
         s.u_add(primed, prime)
@@ -184,7 +185,7 @@ fn next_primed<S: Simd, const PERIODIC: bool>(
 #[inline(always)]
 pub(crate) fn simplex1<S: Simd, const VALUE: bool, const PERIODIC: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     p: [S::F; 1],
 ) -> Acc<S, 1> {
     let (fl, f) = split_axis::<S, PERIODIC>(s, field, p[0], 0);
@@ -262,7 +263,7 @@ pub(crate) struct Tri2<S: Simd> {
 
 /// Locates `p` on the classic equilateral lattice and hashes its corners.
 #[inline(always)]
-pub(crate) fn tri2<S: Simd>(s: S, field: &Field<S>, p: [S::F; 2]) -> Tri2<S> {
+pub(crate) fn tri2<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; 2]) -> Tri2<S> {
     let loc = locate2(s, p);
     let (h, ci, cj) = hash_corners2(s, field, &loc);
     Tri2 {
@@ -277,7 +278,7 @@ pub(crate) fn tri2<S: Simd>(s: S, field: &Field<S>, p: [S::F; 2]) -> Tri2<S> {
 /// The finished hashes of a triangle's three corners, and the primed cell
 /// of corner 0.
 #[inline(always)]
-fn hash_corners2<S: Simd>(s: S, field: &Field<S>, loc: &Loc2<S>) -> ([S::U; 3], S::U, S::U) {
+fn hash_corners2<S: Simd>(s: S, field: &LaneParams<S>, loc: &Loc2<S>) -> ([S::U; 3], S::U, S::U) {
     let (px, py) = (s.u_splat(PRIMES[0]), s.u_splat(PRIMES[1]));
     let ci = s.u_mul(loc.i, px);
     let cj = s.u_mul(loc.j, py);
@@ -323,7 +324,7 @@ fn u_over<S: Simd>(s: S, x: S::U, limit: u32) -> S::U {
 #[inline(always)]
 pub(crate) fn simplex2<S: Simd, const VALUE: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     p: [S::F; 2],
 ) -> Acc<S, 2> {
     let loc = locate2(s, p);
@@ -376,18 +377,25 @@ const HEX_SY: f64 = core::f64::consts::FRAC_1_SQRT_2;
 /// period, shifting u by half of it; then 2X = 2u − v wraps by twice the x
 /// period.
 #[inline(always)]
-fn hex_vertex<S: Simd>(s: S, field: &Field<S>, ci: S::U, cj: S::U, ou: S::U, ov: S::U) -> S::U {
+fn hex_vertex<S: Simd>(
+    s: S,
+    field: &LaneParams<S>,
+    ci: S::U,
+    cj: S::U,
+    ou: S::U,
+    ov: S::U,
+) -> S::U {
     let one = s.u_splat(1);
     let mut u = s.u_add(ci, ou);
     let mut v = s.u_add(cj, ov);
-    let row_wraps = s.u_eq(v, field.period[1]);
+    let row_wraps = s.u_eq(v, field.period.cells[1]);
     v = s.u_blend(row_wraps, s.u_splat(0), v);
-    u = s.u_blend(row_wraps, s.u_sub(u, field.half_period[1]), u);
+    u = s.u_blend(row_wraps, s.u_sub(u, field.period.half[1]), u);
     let mut x2 = s.u_sub(s.u_add(u, u), v);
     let neg = s.u_gt_signed(s.u_splat(0), x2);
-    x2 = s.u_blend(neg, s.u_add(x2, field.double_period[0]), x2);
-    let high = s.u_gt_signed(x2, s.u_sub(field.double_period[0], one));
-    x2 = s.u_blend(high, s.u_sub(x2, field.double_period[0]), x2);
+    x2 = s.u_blend(neg, s.u_add(x2, field.period.double[0]), x2);
+    let high = s.u_gt_signed(x2, s.u_sub(field.period.double[0], one));
+    x2 = s.u_blend(high, s.u_sub(x2, field.period.double[0]), x2);
     let u = s.u_shr::<1>(s.u_add(x2, v));
     let h = s.u_xor(
         s.u_mul(u, s.u_splat(PRIMES[0])),
@@ -409,11 +417,11 @@ fn hex_vertex<S: Simd>(s: S, field: &Field<S>, ci: S::U, cj: S::U, ou: S::U, ov:
 #[inline(always)]
 pub(crate) fn simplex2_hex<S: Simd, const VALUE: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     p: [S::F; 2],
 ) -> Acc<S, 2> {
-    let (xi, xf) = split_periodic(s, p[0], field.period_f[0], field.period_inv[0]);
-    let (j, fb) = split_periodic(s, p[1], field.period_f[1], field.period_inv[1]);
+    let (xi, xf) = split_periodic(s, p[0], field.period.f[0], field.period.inv[0]);
+    let (j, fb) = split_periodic(s, p[1], field.period.f[1], field.period.inv[1]);
     let half = s.c(0.5);
     // a = x + y/2 on (cell, fraction) pairs; y/2 of an integer row is an
     // integer or a half.
@@ -477,7 +485,12 @@ pub(crate) fn pair_sum<S: Simd>(s: S, a: (S::F, S::F), b: (S::F, S::F)) -> (S::F
 /// The finished hash of the BCC corner at uvw cell `cells + o`, wrapped into
 /// the tile.
 #[inline(always)]
-fn bcc_hash_periodic<S: Simd>(s: S, field: &Field<S>, cells: &[S::U; 3], o: [S::U; 3]) -> S::U {
+fn bcc_hash_periodic<S: Simd>(
+    s: S,
+    field: &LaneParams<S>,
+    cells: &[S::U; 3],
+    o: [S::U; 3],
+) -> S::U {
     let n = wrap_bcc(
         s,
         field,
@@ -580,7 +593,7 @@ pub(crate) fn bcc_hashes<S: Simd>(s: S, key: S::U, t: &BccTetra<S>) -> [S::U; 4]
 #[inline(always)]
 pub(crate) fn simplex3<S: Simd, const VALUE: bool, const PERIODIC: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     p: [S::F; 3],
 ) -> Acc<S, 3> {
     let px = split_axis::<S, PERIODIC>(s, field, p[0], 0);
@@ -619,7 +632,7 @@ pub(crate) fn simplex3<S: Simd, const VALUE: bool, const PERIODIC: bool>(
 /// wraps by twice the period. Vertices of a point already in the tile are at
 /// most one unit outside it, so one conditional step per axis suffices.
 #[inline(always)]
-fn wrap_bcc<S: Simd>(s: S, field: &Field<S>, n: [S::U; 3]) -> [S::U; 3] {
+fn wrap_bcc<S: Simd>(s: S, field: &LaneParams<S>, n: [S::U; 3]) -> [S::U; 3] {
     let [u, v, w] = n;
     let mut x2 = [
         s.u_sub(s.u_add(v, w), u),
@@ -629,7 +642,7 @@ fn wrap_bcc<S: Simd>(s: S, field: &Field<S>, n: [S::U; 3]) -> [S::U; 3] {
     let zero = s.u_splat(0);
     let one = s.u_splat(1);
     for a in 0..3 {
-        let p2 = field.double_period[a];
+        let p2 = field.period.double[a];
         let neg = s.u_gt_signed(zero, x2[a]);
         x2[a] = s.u_blend(neg, s.u_add(x2[a], p2), x2[a]);
         let high = s.u_gt_signed(x2[a], s.u_sub(p2, one));
@@ -651,7 +664,7 @@ pub(crate) const G4: f64 = 0.138_196_601_125_010_5; // (5 − √5) / 20
 #[inline(always)]
 fn corner4<S: Simd>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     base: &[S::U; 4],
     d0: &[S::F; 4],
     o: [S::U; 4],
@@ -730,7 +743,7 @@ pub(crate) fn simplex4_lattice<S: Simd>(s: S, p: [S::F; 4]) -> Simp4<S> {
 #[inline(always)]
 pub(crate) fn simplex4_corners<S: Simd>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     lat: &Simp4<S>,
 ) -> [(S::U, [S::F; 4]); 5] {
     let zu = s.u_splat(0);
@@ -757,7 +770,7 @@ pub(crate) fn simplex4_corners<S: Simd>(
 #[inline(always)]
 pub(crate) fn simplex4<S: Simd, const VALUE: bool>(
     s: S,
-    field: &Field<S>,
+    field: &LaneParams<S>,
     p: [S::F; 4],
 ) -> Acc<S, 4> {
     let lat = simplex4_lattice(s, p);

@@ -2,7 +2,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::*;
-use crate::kernel::Field;
+use crate::kernel::LaneParams;
 use crate::kernel::hypercube::RowCache;
 use crate::noise::Noise;
 use crate::simd::Element;
@@ -11,7 +11,7 @@ use crate::simd::Simd;
 /// One octave's parameters in lanes.
 #[derive(Clone, Copy)]
 pub(crate) struct Oct<S: Simd> {
-    pub(super) field: Field<S>,
+    pub(super) field: LaneParams<S>,
     pub(super) freq: S::F,
     pub(super) offset: [S::F; 4],
     pub(super) amp: S::F,
@@ -44,7 +44,7 @@ impl<S: Simd> Oct<S> {
 /// lie on.
 pub(crate) trait Octs<S: Simd, const D: usize> {
     /// Octave `i`'s lane parameters: a reference where they are cached.
-    /// `Oct` holds a whole [`Field`] (periods, cellular options: hundreds of
+    /// `Oct` holds a whole [`LaneParams`] (periods, cellular options: hundreds of
     /// bytes), which must not be copied per octave and vector: by value,
     /// that `memcpy` costs as much as a quarter of a one-octave fractal.
     type Oct<'a>: core::ops::Deref<Target = Oct<S>>
@@ -60,7 +60,7 @@ pub(crate) trait Octs<S: Simd, const D: usize> {
         s: S,
         i: usize,
         noise: &Noise<D>,
-        field: &Field<S>,
+        field: &LaneParams<S>,
         p: [S::F; D],
         on_row: bool,
     ) -> (S::F, [S::F; D]);
@@ -97,7 +97,7 @@ impl<S: Simd, const D: usize> Octs<S, D> for Lazy<'_, S, D> {
         s: S,
         _: usize,
         noise: &Noise<D>,
-        field: &Field<S>,
+        field: &LaneParams<S>,
         p: [S::F; D],
         _: bool,
     ) -> (S::F, [S::F; D]) {
@@ -140,7 +140,7 @@ impl<S: Simd, const D: usize> Octs<S, D> for Cached<S, D> {
         s: S,
         i: usize,
         noise: &Noise<D>,
-        field: &Field<S>,
+        field: &LaneParams<S>,
         p: [S::F; D],
         on_row: bool,
     ) -> (S::F, [S::F; D]) {
