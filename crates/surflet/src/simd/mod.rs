@@ -8,7 +8,7 @@
 //! **Bit-identical across instruction sets.** Every operation here is an exact
 //! IEEE operation (add, sub, mul, div, floor, compare, select) or an exact
 //! integer operation; there is no fused multiply-add, no approximate
-//! reciprocal, no reassociation. So the scalar path (used for single points)
+//! reciprocal, no reassociation. So the one-lane path (used for single points)
 //! and every SIMD path return the same bits for the same input, which the test
 //! suite checks. `min`/`max` have the x86 semantics (`a < b ? a : b`) on every
 //! backend, including how NaN falls through.
@@ -302,8 +302,10 @@ pub(crate) fn one_lane<E: Element, O: OneOp<E>>(op: O) -> O::Output {
 /// An instruction set a batch call can run on.
 ///
 /// Batch calls pick the widest one the CPU supports, once per call; single
-/// point calls always use [`Isa::Scalar`]. All of them return the same bits
-/// (see the module documentation), so the choice only affects speed.
+/// point calls run on one lane, inside an AVX2 function where [`Isa::detect`]
+/// allows AVX2 and as portable code under [`Isa::Scalar`]. All of them return the
+/// same bits (see the module documentation), so the choice only affects
+/// speed.
 ///
 /// ```
 /// let isa = surflet::Isa::detect();
