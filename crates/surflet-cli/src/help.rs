@@ -65,6 +65,7 @@ Combinators:
   a + b, a - b, a * b, a / b, -a, min(a, b), max(a, b), abs(a), pow(a, e)
   clamp(a, min, max)  scale_bias(a, scale, bias)  remap(a, from=[..], to=[..])
   terrace(a, points=[..], smooth=true)  curve(a, points=[[x, y], ..])
+  smoothstep(edge0, edge1, a)
   select(a, b, control=c, threshold=0, falloff=0)  blend(a, b, control=c)
   translate(a, by=[..])  scale(a, by=[..] or s)  rotate(a, angle=radians)
   rotate(a, matrix=[[..], ..])  displace(a, by=[f0, f1, ..])

@@ -999,7 +999,7 @@ const EXPR_LONG_HELP: &str = "A noise graph in the expression language, instead 
      control=perlin(seed=3, frequency=0.25), falloff=0.1) * 0.8 + 0.1'. Noises, fractals and \
      warps are functions (simplex(seed=, frequency=, period=[...]), fbm(NOISE, octaves=...), \
      warp(...)); they combine with + - * /, min, max, abs, pow, clamp, scale_bias, remap, \
-     terrace, curve, select, blend, translate, scale, rotate, displace and distort. See the \
+     terrace, curve, smoothstep, select, blend, translate, scale, rotate, displace and distort. See the \
      library's `graph` module docs. Replaces every other stack flag.";
 
 impl Args for StackArgs {

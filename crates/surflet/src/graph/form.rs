@@ -28,7 +28,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::Graph;
-use super::call::{Arg, At, Bad, Call, Item, Val, from_graph, to_graph};
+use super::call::{Arg, At, Bad, Call, Item, Val, Writer, to_graph};
 use crate::error::Error;
 use crate::stack::Stack;
 
@@ -251,47 +251,7 @@ impl Graph {
 
 /// The description tree with stacks kept as stack tables.
 fn from_graph_config(g: &Graph) -> Result<Item, Error> {
-    let mut i = from_graph(g)?;
-    restack(g, &mut i);
-    Ok(i)
-}
-
-/// Replaces each stack's call form by its table (the items mirror the
-/// graph's structure: field arguments in the order of `children`).
-fn restack(g: &Graph, i: &mut Item) {
-    if let Graph::Stack(s) = g {
-        i.val = Val::Stack(s.clone());
-        return;
-    }
-    let children = g.children();
-    let Val::Call(c) = &mut i.val else { return };
-    let params = super::call::params_for(&c.name);
-    let mut k = 0;
-    for (idx, a) in c.args.iter_mut().enumerate() {
-        let pname = a
-            .name
-            .clone()
-            .unwrap_or_else(|| params.get(idx).copied().unwrap_or("").to_string());
-        match pname.as_str() {
-            "a" | "b" | "input" | "control" => {
-                if let Some(child) = children.get(k) {
-                    restack(child, &mut a.item);
-                }
-                k += 1;
-            }
-            "by" if c.name == "displace" => {
-                if let Val::List(v) = &mut a.item.val {
-                    for x in v.iter_mut() {
-                        if let Some(child) = children.get(k) {
-                            restack(child, x);
-                        }
-                        k += 1;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
+    Writer { tables: true }.graph(g)
 }
 
 impl Serialize for Graph {

@@ -74,6 +74,7 @@ mod call;
 mod expr;
 #[cfg(feature = "serde")]
 mod form;
+mod kinds;
 mod node;
 mod print;
 
@@ -176,6 +177,18 @@ pub enum Graph {
         input: Box<Graph>,
         /// At least two points with strictly increasing `x`.
         points: Vec<[f64; 2]>,
+    },
+    /// `smoothstep(edge0, edge1, x)`, as in GLSL and WGSL: 0 up to `edge0`,
+    /// 1 from `edge1`, and between them `3t² − 2t³` with `t = (x − edge0) /
+    /// (edge1 − edge0)`, so the slope is 0 at both edges. Edges in
+    /// decreasing order step down; equal edges are refused when built.
+    Smoothstep {
+        /// Where the step starts (the value 0).
+        edge0: f64,
+        /// Where it ends (the value 1).
+        edge1: f64,
+        /// The input.
+        input: Box<Graph>,
     },
     /// `select(a, b, control=c, threshold=t, falloff=f)`: `a` where
     /// `c < t − f`, `b` where `c ≥ t + f`, and between them a blend by the
@@ -536,6 +549,30 @@ impl Graph {
         }
     }
 
+    /// `smoothstep(edge0, edge1, self)` (see [`Graph::Smoothstep`]).
+    ///
+    /// ```
+    /// use surflet::prelude::*;
+    /// let n = Graph::parse("perlin(seed=1)")?;
+    /// let f = n.clone().build::<2>()?;
+    /// let p = [0.3f64, 0.8];
+    /// let step = n.smoothstep(-0.5, 0.5);
+    /// let g = step.build::<2>()?;
+    /// let t = ((f.get(p) + 0.5) / 1.0).clamp(0.0, 1.0);
+    /// assert_eq!(g.get(p), t * t * (3.0 - t - t));
+    /// assert_eq!(g.range(), (0.0, 1.0000009536743164));
+    /// // It prints as GLSL writes it.
+    /// assert_eq!(step.to_string(), "smoothstep(-0.5, 0.5, perlin(seed=1))");
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub fn smoothstep(self, edge0: f64, edge1: f64) -> Graph {
+        Graph::Smoothstep {
+            edge0,
+            edge1,
+            input: boxed(self),
+        }
+    }
+
     /// `select(self, b, control, threshold, falloff)`: `self` below the
     /// threshold, `b` above (see [`Graph::Select`]).
     ///
@@ -683,34 +720,7 @@ impl Graph {
 
     /// The graph's inputs, in order.
     pub fn children(&self) -> Vec<&Graph> {
-        match self {
-            Graph::Stack(_) | Graph::Const(_) | Graph::Custom(_) => vec![],
-            Graph::Neg(x) | Graph::Abs(x) => vec![x],
-            Graph::Add(a, b)
-            | Graph::Sub(a, b)
-            | Graph::Mul(a, b)
-            | Graph::Div(a, b)
-            | Graph::Min(a, b)
-            | Graph::Max(a, b) => vec![a, b],
-            Graph::Pow { input, .. }
-            | Graph::Clamp { input, .. }
-            | Graph::ScaleBias { input, .. }
-            | Graph::Remap { input, .. }
-            | Graph::Terrace { input, .. }
-            | Graph::Curve { input, .. }
-            | Graph::Translate { input, .. }
-            | Graph::Scale { input, .. }
-            | Graph::Rotate { input, .. }
-            | Graph::Distort { input, .. } => vec![input],
-            Graph::Select { a, b, control, .. } | Graph::Blend { a, b, control } => {
-                vec![a, b, control]
-            }
-            Graph::Displace { input, by } => {
-                let mut v: Vec<&Graph> = vec![input];
-                v.extend(by.iter());
-                v
-            }
-        }
+        kinds::inputs(self)
     }
 
     /// The number of nodes from the root to the deepest leaf, counting

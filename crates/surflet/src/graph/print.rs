@@ -53,7 +53,7 @@ fn write_item(out: &mut String, i: &Item) {
             }
             out.push(']');
         }
-        Val::Stack(s) => write_item(out, &super::call::stack_item(s)),
+        Val::Stack(s) => write_item(out, &super::kinds::stack_item(s)),
         Val::Call(c) => {
             let infix = match c.name.as_str() {
                 "add" => Some(("+", 1)),

@@ -31,6 +31,8 @@ fn cases(d: usize) -> Vec<String> {
         "terrace(perlin(seed=1), points=[-1, -0.2, 0.3, 1])",
         "terrace(perlin(seed=1), points=[-1, -0.2, 0.3, 1], smooth=true)",
         "curve(perlin(seed=1), points=[[-1, -1], [-0.5, 0.2], [0.2, 0.3], [1, 1]])",
+        "smoothstep(-0.5, 0.5, perlin(seed=1))",
+        "smoothstep(0.3, -0.2, perlin(seed=1) + simplex(seed=2) * 0.5)",
         "select(perlin(seed=1), simplex(seed=2), control=value(seed=3), threshold=0.1, falloff=0.2)",
         "select(perlin(seed=1), simplex(seed=2), control=value(seed=3))",
         "blend(perlin(seed=1), simplex(seed=2), control=value(seed=3))",
@@ -720,6 +722,7 @@ fn graphs(d: usize) -> impl Strategy<Value = Graph> {
             )
                 .prop_map(|(a, b, c, t, f)| a.select(b, c, t, f)),
             (inner.clone(), inner.clone(), inner.clone()).prop_map(|(a, b, c)| a.blend(b, c)),
+            (inner.clone(), finite(), finite()).prop_map(|(a, x, y)| a.smoothstep(x, y)),
             (inner.clone(), proptest::collection::vec(finite(), d))
                 .prop_map(|(a, v)| a.translate(&v)),
             (
@@ -864,6 +867,11 @@ fn bit_key(g: &Graph) -> String {
                 falloff,
             } => sub("select", &[&**a, &**b, &**control], &[*threshold, *falloff]),
             Graph::Blend { a, b, control } => sub("blend", &[&**a, &**b, &**control], &[]),
+            Graph::Smoothstep {
+                edge0,
+                edge1,
+                input,
+            } => sub("smoothstep", &[&**input], &[*edge0, *edge1]),
             Graph::Translate { input, by } => sub("translate", &[&**input], by),
             Graph::Scale { input, by } => sub("scale", &[&**input], by),
             Graph::Rotate { input, by } => match by {
@@ -1247,6 +1255,8 @@ fn bad_parameters_fail_to_build() {
         ("displace(perlin(), by=[value()])", "needs 2 fields"),
         ("rotate(perlin(), matrix=[[1, 0, 0]])", "2 × 2"),
         ("remap(perlin(), from=[1, 1], to=[0, 1])", "differ"),
+        ("smoothstep(0.5, 0.5, perlin())", "must differ"),
+        ("smoothstep(-1e308, 1e308, perlin())", "finite"),
         ("distort(perlin(), roughness=0)", "octaves"),
         (
             "perlin(period=[3, 3], frequency=0.5) + fbm(simplex(period=[3]), octaves=2)",
@@ -1262,4 +1272,45 @@ fn bad_parameters_fail_to_build() {
         .build::<1>()
         .unwrap_err();
     assert!(e.to_string().contains("2+ dimensions"), "{e}");
+}
+
+#[test]
+fn smoothstep_is_glsls() {
+    // GLSL: t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 * t).
+    let glsl = |e0: f64, e1: f64, x: f64| {
+        let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
+        t * t * (3.0 - 2.0 * t)
+    };
+    for (e0, e1) in [(-0.5, 0.5), (0.25, 2.0), (1.0, -1.0)] {
+        for x in [
+            -3.0, -1.0, -0.5, -0.2, 0.0, 0.25, 0.3, 0.5, 1.0, 1.7, 2.0, 9.0,
+        ] {
+            let f = Graph::Const(x).smoothstep(e0, e1).build::<2>().unwrap();
+            let s = f.sample([0.4f64, -1.3]);
+            assert!(
+                (s.value - glsl(e0, e1, x)).abs() < 1e-15,
+                "smoothstep({e0}, {e1}, {x}) = {}, GLSL {}",
+                s.value,
+                glsl(e0, e1, x)
+            );
+            assert_eq!(s.gradient, [0.0, 0.0]);
+        }
+    }
+    // Flat at both edges: the chain rule gives 0 there, and the slope
+    // 6t(1 - t)/(e1 - e0) inside.
+    let n = Graph::parse("perlin(seed=5) * 0.5").unwrap();
+    let (inner, f) = (
+        n.clone().build::<2>().unwrap(),
+        n.smoothstep(-0.2, 0.3).build::<2>().unwrap(),
+    );
+    for p in points::<2>(200, 9, 10.0) {
+        let (x, g) = (inner.sample(p), f.sample(p));
+        let t = ((x.value + 0.2) / 0.5).clamp(0.0, 1.0);
+        let slope = 6.0 * t * (1.0 - t) / 0.5;
+        for a in 0..2 {
+            assert!((g.gradient[a] - slope * x.gradient[a]).abs() < 1e-12);
+        }
+    }
+    // Its measured range lies in the derived one, which is [0, 1] widened.
+    assert_eq!(f.range(), (0.0, 1.0000009536743164));
 }

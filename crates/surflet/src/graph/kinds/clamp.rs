@@ -1,0 +1,72 @@
+//! `clamp(x, min, max)`; the gradient is 0 at and beyond the bounds.
+
+use super::prelude::*;
+
+/// The clamp kind.
+pub(in crate::graph) struct Clamp;
+
+/// A compiled clamp: its bounds.
+#[derive(Clone)]
+pub(in crate::graph) struct ClampMap(f64, f64);
+
+impl Kind for Clamp {
+    const NAME: &'static str = "clamp";
+    const PARAMS: &'static [&'static str] = &["input", "min", "max"];
+    const POSITIONAL: usize = 3;
+    type Op<const D: usize> = Mapped<ClampMap, D>;
+
+    fn inputs(g: &Graph) -> Vec<&Graph> {
+        parts!(g, Graph::Clamp { input, .. });
+        vec![input]
+    }
+
+    fn read(a: &Args<'_>) -> Result<Graph, Bad> {
+        Ok(Graph::Clamp {
+            input: a.field("input")?,
+            min: a.number("min")?,
+            max: a.number("max")?,
+        })
+    }
+
+    fn write(g: &Graph, w: Writer) -> Result<Item, Error> {
+        parts!(g, Graph::Clamp { input, min, max });
+        Ok(w.call::<Self>(vec![
+            ("input", w.graph(input)?),
+            ("min", Item::num(*min)),
+            ("max", Item::num(*max)),
+        ]))
+    }
+
+    fn compile<const D: usize>(
+        g: &Graph,
+        cx: &Cx<'_>,
+    ) -> Result<(Mapped<ClampMap, D>, Range), Error> {
+        parts!(g, Graph::Clamp { input, min, max });
+        let (lo, hi) = (cx.finite("min", *min)?, cx.finite("max", *max)?);
+        if lo > hi {
+            return Err(cx.bad(format!("min ({lo}) is above max ({hi})")));
+        }
+        cx.map(ClampMap(lo, hi), input)
+    }
+}
+
+impl Pointwise for ClampMap {
+    #[inline(always)]
+    fn apply<F: Float>(&self, x: F) -> (F, F) {
+        let (lo, hi) = (F::from_f64(self.0), F::from_f64(self.1));
+        if x < lo {
+            (lo, F::ZERO)
+        } else if x > hi {
+            (hi, F::ZERO)
+        } else if x > lo && x < hi {
+            (x, F::ONE)
+        } else {
+            // On a bound, or NaN.
+            (x, F::ZERO)
+        }
+    }
+    fn image(&self, (lo, hi): Range) -> Range {
+        let ClampMap(a, b) = *self;
+        (lo.max(a).min(b), hi.min(b).max(a))
+    }
+}

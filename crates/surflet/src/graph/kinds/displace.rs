@@ -1,0 +1,106 @@
+//! `displace(x, by=[f₀, f₁, ...])`: `x` evaluated at `p + (f₀(p), f₁(p),
+//! ...)`, one field per axis: the general domain warp, with the full
+//! Jacobian in the gradient.
+
+use super::moved;
+use super::prelude::*;
+
+/// The displace kind.
+pub(in crate::graph) struct Displace;
+
+/// A compiled displacement: the displaced node and one field per axis.
+#[derive(Clone)]
+pub(in crate::graph) struct Displaced<const D: usize> {
+    input: Box<Node<D>>,
+    by: Vec<Node<D>>,
+}
+
+impl Kind for Displace {
+    const NAME: &'static str = "displace";
+    const PARAMS: &'static [&'static str] = &["input", "by"];
+    const POSITIONAL: usize = 1;
+    type Op<const D: usize> = Displaced<D>;
+
+    fn inputs(g: &Graph) -> Vec<&Graph> {
+        parts!(g, Graph::Displace { input, by });
+        let mut v: Vec<&Graph> = vec![input];
+        v.extend(by.iter());
+        v
+    }
+
+    fn read(a: &Args<'_>) -> Result<Graph, Bad> {
+        let (list, _) = a
+            .list("by")?
+            .ok_or_else(|| bad(a.at, "displace needs `by`"))?;
+        let by = list.iter().map(|i| a.graph(i)).collect::<Result<_, _>>()?;
+        Ok(Graph::Displace {
+            input: a.field("input")?,
+            by,
+        })
+    }
+
+    fn write(g: &Graph, w: Writer) -> Result<Item, Error> {
+        parts!(g, Graph::Displace { input, by });
+        let by = by.iter().map(|g| w.graph(g)).collect::<Result<_, _>>()?;
+        Ok(w.call::<Self>(vec![("input", w.graph(input)?), ("by", Item::list(by))]))
+    }
+
+    fn compile<const D: usize>(g: &Graph, cx: &Cx<'_>) -> Result<(Displaced<D>, Range), Error> {
+        parts!(g, Graph::Displace { input, by });
+        displaced(input, by, cx)
+    }
+}
+
+/// `input` displaced by the fields `by`, compiled at `cx` (shared with
+/// `distort`, which is a displacement by noise).
+pub(super) fn displaced<const D: usize>(
+    input: &Graph,
+    by: &[Graph],
+    cx: &Cx<'_>,
+) -> Result<(Displaced<D>, Range), Error> {
+    if by.len() != D {
+        return Err(cx.bad(format!(
+            "displace needs {D} fields (one per axis), not {}",
+            by.len()
+        )));
+    }
+    let input = cx.sub(input, "input")?;
+    let mut fields = Vec::with_capacity(D);
+    for (a, f) in by.iter().enumerate() {
+        fields.push(*cx.sub(f, &format!("by[{a}]"))?);
+    }
+    let range = input.range;
+    Ok((Displaced { input, by: fields }, range))
+}
+
+impl<const D: usize> Eval<D> for Displaced<D> {
+    fn eval<F: Float>(&self, p: Pass, f: &Frame<'_, F, D>) -> Result<Buf<F, D>, Error> {
+        let n = p.n;
+        let mut q: [Vec<F>; D] = core::array::from_fn(|a| f.q[a].to_vec());
+        let mut jac: Option<[[Vec<F>; D]; D]> = p.grad.then(|| {
+            core::array::from_fn(|a| {
+                core::array::from_fn(|b| match f.jac {
+                    Some(j) => j[a][b].clone(),
+                    None => vec![if a == b { F::ONE } else { F::ZERO }; n],
+                })
+            })
+        });
+        for (a, d) in self.by.iter().enumerate() {
+            let d = d.eval(p, f)?;
+            for i in 0..n {
+                q[a][i] = q[a][i] + d.v[i];
+            }
+            if let (Some(j), Some(g)) = (&mut jac, &d.g) {
+                for b in 0..D {
+                    for i in 0..n {
+                        j[a][b][i] = j[a][b][i] + g[b][i];
+                    }
+                }
+            }
+        }
+        moved(&self.input, p, &q, jac.as_ref())
+    }
+    fn reads_points(&self) -> bool {
+        true
+    }
+}
