@@ -669,8 +669,7 @@ fn leaf(item: &Item, keys: &mut Vec<(String, At)>, depth: usize) -> Result<Stack
             seed: a.whole("seed")?.unwrap_or(0),
             frequency: a.num_or("frequency", 1.0)?,
             period,
-            fractal: None,
-            warp: None,
+            ..Stack::default()
         });
     }
     // Past the noises, a stack leaf is a fractal or a warp; any other call
