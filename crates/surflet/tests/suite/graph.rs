@@ -659,6 +659,9 @@ fn stack(d: usize) -> impl Strategy<Value = Stack> {
                     seed,
                     frequency,
                     period,
+                    // The expression language has no offset yet: a stack
+                    // with one prints without it (see `stack_item`).
+                    offset: None,
                     fractal,
                     warp,
                 }
@@ -795,12 +798,16 @@ fn bit_key(g: &Graph) -> String {
             seed,
             frequency,
             period,
+            offset,
             fractal: f,
             warp,
         } = s;
         out.push_str(&format!(
-            "stack {noise} {distance:?} {ret:?} {:?} {seed} {period:?} ",
-            jitter.map(f64::to_bits)
+            "stack {noise} {distance:?} {ret:?} {:?} {seed} {period:?} {:?} ",
+            jitter.map(f64::to_bits),
+            offset
+                .as_ref()
+                .map(|o| o.iter().map(|v| v.to_bits()).collect::<Vec<_>>())
         ));
         num(out, *frequency);
         fractal(out, f);
