@@ -205,18 +205,6 @@ impl Stack {
                     format!("offsets must be finite, got {bad}"),
                 ));
             }
-            if let Some(p) = &self.period
-                && p.len() != o.len()
-            {
-                return Err(at(
-                    "offset",
-                    format!(
-                        "has {} entries and the period {}: both have one per dimension",
-                        o.len(),
-                        p.len()
-                    ),
-                ));
-            }
         }
         let field = fractal_params(
             self.fractal.as_ref(),

@@ -166,10 +166,12 @@ pub struct Stack {
     /// offsets with short binary expansions). A zero entry moves nothing:
     /// that axis keeps the bits of the stack without an offset.
     ///
-    /// [`check`](Self::check) refuses a non-finite entry, more than four
-    /// entries, a length other than the period's, and a move past 2^53 cells
-    /// in any octave (where no `f64` coordinate keeps a fraction);
-    /// [`build`](Self::build) refuses a length other than `D`.
+    /// [`check`](Self::check) refuses a non-finite entry, no entry or more
+    /// than four, and a move past 2^53 cells in any octave (where no `f64`
+    /// coordinate keeps a fraction); [`build`](Self::build) refuses a length
+    /// other than `D`. The length is not compared with the period's before
+    /// the dimension is known: `surflet render` gives the axes a period
+    /// leaves out periods of their own.
     ///
     /// ```
     /// use surflet::Field; // the trait with get, sample, fill and grid
