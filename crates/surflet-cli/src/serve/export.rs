@@ -20,7 +20,9 @@ pub fn all(look: &Document) -> Result<Value, String> {
         .graph
         .clone()
         .unwrap_or_else(|| Graph::stack(look.stack.clone()));
-    let expr = graph.to_expr().ok();
+    let expr = (!has_offset(&graph))
+        .then(|| graph.to_expr().ok())
+        .flatten();
     let json_text = look.to_json().map_err(|e| e.to_string())?;
     let (command, note) = match command(look) {
         Ok(c) => (Some(c), None),
@@ -34,6 +36,13 @@ pub fn all(look: &Document) -> Result<Value, String> {
         "command": command,
         "command_note": note,
     }))
+}
+
+/// Whether a stack in `g` has a domain offset. The expression language
+/// has no parameter for it yet, and would print such a stack without it,
+/// so the export offers no expression rather than a different noise.
+fn has_offset(g: &Graph) -> bool {
+    matches!(g, Graph::Stack(s) if s.offset.is_some()) || g.children().into_iter().any(has_offset)
 }
 
 /// The output file the command writes.

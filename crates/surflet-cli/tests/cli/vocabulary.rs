@@ -231,6 +231,7 @@ fn every_stack_flag_round_trips_through_config_and_export() {
         ("--seed", "7", &[], "seed", "7"),
         ("--frequency", "0.5", &[], "frequency", "0.5"),
         ("--period", "4,4", &[], "period", "[4, 4]"),
+        ("--domain-offset", "10,-2.5", &[], "offset", "[10.0, -2.5]"),
         (
             "--distance",
             "manhattan",
@@ -321,6 +322,13 @@ fn every_stack_flag_round_trips_through_config_and_export() {
         assert_eq!(toml_at(&doc, key), Some(&want), "{flag}: {text}");
 
         let e = server.json("/api/export", &json!({ "toml": text }));
+        // The expression language has no offset: no expression, rather
+        // than one that draws another noise.
+        assert_eq!(
+            e["expr"].is_null(),
+            flag == "--domain-offset",
+            "{flag}: {e}"
+        );
         let command = e["command"]
             .as_str()
             .unwrap_or_else(|| panic!("{flag}: {e}"));
