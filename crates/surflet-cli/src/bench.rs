@@ -179,10 +179,16 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
     }
     let period = args.stack.period();
     let size = args.size.as_ref().map(|s| &s.0[..]).filter(|s| s.len() > 1);
-    // Each of --dims, --period and a --size of several sides fixes D.
+    let offset = match args.stack.value("offset") {
+        Some(stack_args::Value::Offset(o)) => Some(o.len()),
+        _ => None,
+    };
+    // Each of --dims, --period, --domain-offset and a --size of several
+    // sides fixes D.
     let fixes = [
         args.dims.map(|d| (usize::from(d), "--dims")),
         period.map(|p| (p.len(), "--period")),
+        offset.map(|n| (n, "--domain-offset")),
         size.map(|s| (s.len(), "--size")),
     ];
     let mut dims = None;

@@ -54,8 +54,8 @@ minus, parentheses, lists [a, b] and names or \"strings\" as values.
 
 Leaves (a noise stack each):
   value() perlin() simplex() simplex_value() opensimplex2() opensimplex2s()
-  cellular()          seed=, frequency=, period=[..]; cellular: distance=,
-                      return=\"f2-f1\", jitter=
+  cellular()          seed=, frequency=, period=[..], offset=[..];
+                      cellular: distance=, return=\"f2-f1\", jitter=
   fbm(N) ridged(N) billow(N) turbulence(N) hybrid(N)
                       octaves=, lacunarity=, gain=, amplitude=,
                       normalize=false, offset=, weight=
@@ -186,6 +186,13 @@ normalised fractals (the default) lie in [-1, 1], turbulence and ridged
 (amplitude and gain not negative) in [0, 1]; without normalisation the
 bound is the library's derived bound B. render maps that range onto the
 pixels unless told otherwise.
+
+An optional `offset = [X, Y, ...]` (--domain-offset X,Y,...) moves the
+stack by that many lattice cells at its frequency, one number per axis: the
+value at a point is the unmoved stack's at point + offset/frequency, every
+octave and the warp moving together, so layers or neighbouring tiles can
+differ without another seed. A whole number of periods gives the same
+tile. Expressions (--expr) have no offset yet.
 ";
 
 const CONFIG: &str = "\

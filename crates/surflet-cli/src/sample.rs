@@ -91,7 +91,8 @@ CURL NOISE
   potentials with the stack's parameters and three decorrelated seeds derived
   from its seed (splitmix64 of the seed, a salt and the index), so the one
   seed still names the field. Derivatives are analytic. A potential has no
-  domain warp, and --gradient does not apply.
+  domain warp, and --gradient does not apply; a domain offset moves the
+  points, as in a stack.
 ";
 
 const EXIT_STATUS: &str = "\
@@ -487,13 +488,23 @@ impl Job {
                 .period
                 .as_ref()
                 .map(|p| (p.len(), "one per --period value".to_string())),
-            Job::Stack { resolved, .. } => resolved.stack.period.as_ref().map(|p| {
-                let why = match resolved.period_source() {
-                    "--period" => "one per --period value".to_string(),
-                    other => format!("one per entry of {other}"),
-                };
-                (p.len(), why)
-            }),
+            Job::Stack { resolved, .. } => {
+                let stack = &resolved.stack;
+                stack
+                    .period
+                    .as_ref()
+                    .map(|p| {
+                        let why = match resolved.period_source() {
+                            "--period" => "one per --period value".to_string(),
+                            other => format!("one per entry of {other}"),
+                        };
+                        (p.len(), why)
+                    })
+                    .or_else(|| {
+                        let o = stack.offset.as_ref()?;
+                        Some((o.len(), "one per entry of the offset".to_string()))
+                    })
+            }
             Job::Curl { dims, .. } => Some((*dims, format!("{} is {dims}D", self.label()))),
         }
     }

@@ -41,6 +41,8 @@ pub enum Value {
     Count(u32),
     /// Periods, one per axis.
     Period(Vec<u32>),
+    /// A domain offset, in lattice cells, one per axis.
+    Offset(Vec<f64>),
     /// A fractal kind.
     Fractal(FractalKind),
     /// A warp kind.
@@ -65,6 +67,7 @@ impl Value {
             Value::Number(x) => x.to_string(),
             Value::Count(n) => n.to_string(),
             Value::Period(p) => p.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+            Value::Offset(o) => o.iter().map(f64::to_string).collect::<Vec<_>>().join(","),
             Value::Fractal(k) => k.name().to_string(),
             Value::Warp(k) => k.name().to_string(),
             Value::Distance(d) => d.name().to_string(),
@@ -122,6 +125,8 @@ pub enum Parse {
     Count,
     /// Comma-separated periods.
     Period,
+    /// Comma-separated decimals.
+    Offset,
     /// A fractal kind's name.
     Fractal,
     /// A warp kind's name.
@@ -243,7 +248,7 @@ impl Key {
     /// stack's other keys.
     fn heading(&self) -> &'static str {
         match self.key {
-            "noise" | "seed" | "frequency" | "period" => "Noise",
+            "noise" | "seed" | "frequency" | "period" | "offset" => "Noise",
             _ => "Noise stack",
         }
     }
@@ -382,6 +387,31 @@ pub static KEYS: &[Key] = &[
             surflet::MAX_PERIOD as f64,
             || serde_json::Value::Null,
         )),
+    },
+    Key {
+        // `--offset` is the ridged and hybrid fractal's offset.
+        flag: "--domain-offset",
+        short: None,
+        key: "offset",
+        value_name: "X,Y,...",
+        help: "Move the noise by these lattice cells, one per axis",
+        long_help: Some(
+            "Move the noise by these lattice cells, one per axis\n\nThe config's `offset`: \
+             decimals, one per axis of the stack. The noise at a world point is the unmoved \
+             noise at point + offset/frequency, fractal octaves and warp included; a whole \
+             number of periods gives the same tile. Moves layers or tiles without changing \
+             the seed.",
+        ),
+        brief: false,
+        parse: Parse::Offset,
+        get: |s| s.offset.clone().map(Value::Offset),
+        set: |s, v| match v {
+            Value::Offset(o) => s.offset = Some(o.clone()),
+            v => unreachable!("an offset key given {v:?}"),
+        },
+        // No control on the page, which drops the offset of a config it
+        // loads, as it drops every key it has no control for.
+        control: None,
     },
     Key {
         flag: "--distance",
@@ -787,6 +817,11 @@ impl Parse {
             }),
             Parse::Count => ValueParser::new(clap::value_parser!(u32).map(Value::Count)),
             Parse::Period => ValueParser::new(parse_period),
+            Parse::Offset => ValueParser::new(|s: &str| {
+                s.trim().parse::<f64>().map_err(|_| {
+                    format!("{s:?} is not a number (--domain-offset takes X,Y,... in cells)")
+                })
+            }),
             Parse::Switch => ValueParser::bool(),
         }
     }
@@ -820,6 +855,7 @@ impl Key {
             .hide_possible_values(true);
         match self.parse {
             Parse::Period => arg.value_delimiter(','),
+            Parse::Offset => arg.value_delimiter(',').allow_hyphen_values(true),
             Parse::Seed | Parse::Frequency | Parse::Number => arg.allow_hyphen_values(true),
             _ => arg,
         }
@@ -832,6 +868,9 @@ impl Key {
             Parse::Period => matches
                 .get_many::<u32>(self.long())
                 .map(|p| Value::Period(p.copied().collect())),
+            Parse::Offset => matches
+                .get_many::<f64>(self.long())
+                .map(|o| Value::Offset(o.copied().collect())),
             _ => matches.get_one::<Value>(self.long()).cloned(),
         }
     }
@@ -934,6 +973,8 @@ pub fn catalogue() -> Vec<serde_json::Value> {
                 ),
                 Parse::Seed | Parse::Count => ("int", serde_json::Value::Null),
                 Parse::Period => ("period", serde_json::Value::Null),
+                // No control: `control` is None.
+                Parse::Offset => ("offset", serde_json::Value::Null),
                 Parse::Frequency | Parse::Number | Parse::Switch => {
                     ("number", serde_json::Value::Null)
                 }
@@ -1336,6 +1377,7 @@ mod tests {
         // writes a value appears in its command line, and the command line
         // parsed and applied gives the stack back.
         let text = "noise = \"cellular\"\nseed = 9\nfrequency = 0.5\nperiod = [4, 4]\n\
+                    offset = [0.1, -2.5]\n\
                     distance = \"manhattan\"\nreturn = \"f2\"\njitter = 0.5\n\
                     [fractal]\nkind = \"ridged\"\noctaves = 3\nlacunarity = 3.0\ngain = 0.25\n\
                     amplitude = 0.5\nnormalize = false\noffset = 0.5\nweight = 1.5\n\

@@ -41,26 +41,42 @@ impl AnyField {
     }
 }
 
-/// Curl noise of a stack's fractal, in 2D or 3D.
+/// Curl noise of a stack's fractal, in 2D or 3D, with the stack's domain
+/// offset in input units (`offset / frequency`, zero without one).
 #[derive(Clone, Debug)]
 pub enum CurlField {
     /// 2D: the perpendicular gradient of one potential.
-    D2(Curl<2>),
+    D2(Curl<2>, [f64; 2]),
     /// 3D: the curl of three potentials with seeds derived from the stack's.
-    D3(Curl<3>),
+    D3(Curl<3>, [f64; 3]),
 }
 
 impl CurlField {
     /// Curl noise whose potential is `stack`'s fractal (its noise, seed,
     /// frequency, period and fractal; the caller rejects a warp, which curl
-    /// noise has no place for).
+    /// noise has no place for), moved by the stack's offset.
     pub fn new(stack: &Stack, dims: usize) -> Result<CurlField, Error> {
-        fn build<const D: usize>(stack: &Stack) -> Result<Curl<D>, Error> {
-            Ok(Curl::new(stack.build::<D>()?.fractal().clone()))
+        fn build<const D: usize>(stack: &Stack) -> Result<(Curl<D>, [f64; D]), Error> {
+            // The evaluator's fractal is unmoved (the offset lives in the
+            // evaluator's octaves), so the points are moved instead.
+            let e = stack.build::<D>()?;
+            let shift = std::array::from_fn(|a| {
+                stack
+                    .offset
+                    .as_ref()
+                    .map_or(0.0, |o| o[a] / stack.frequency)
+            });
+            Ok((Curl::new(e.fractal().clone()), shift))
         }
         Ok(match dims {
-            2 => CurlField::D2(build(stack)?),
-            3 => CurlField::D3(build(stack)?),
+            2 => {
+                let (c, shift) = build(stack)?;
+                CurlField::D2(c, shift)
+            }
+            3 => {
+                let (c, shift) = build(stack)?;
+                CurlField::D3(c, shift)
+            }
             _ => {
                 return Err(Error::Parameter {
                     name: "dimension".into(),
@@ -73,8 +89,15 @@ impl CurlField {
     /// The curl vector at the first `D` numbers of `x`, in the `gradient`
     /// slots of the result (its `value` is unused).
     pub fn eval(&self, x: &[f64], f32: bool) -> Eval {
-        fn go<const D: usize>(c: &Curl<D>, x: &[f64], f32: bool) -> Eval {
-            let p: [f64; D] = std::array::from_fn(|a| x[a]);
+        fn go<const D: usize>(c: &Curl<D>, shift: &[f64; D], x: &[f64], f32: bool) -> Eval {
+            // Zero shifts are skipped: x + 0.0 would turn −0.0 into 0.0.
+            let p: [f64; D] = std::array::from_fn(|a| {
+                if shift[a] == 0.0 {
+                    x[a]
+                } else {
+                    x[a] + shift[a]
+                }
+            });
             let mut g = [0.0; MAX_DIMS];
             if f32 {
                 for (o, v) in g.iter_mut().zip(c.get(p.map(|v| v as f32))) {
@@ -89,8 +112,8 @@ impl CurlField {
             }
         }
         match self {
-            CurlField::D2(c) => go(c, x, f32),
-            CurlField::D3(c) => go(c, x, f32),
+            CurlField::D2(c, shift) => go(c, shift, x, f32),
+            CurlField::D3(c, shift) => go(c, shift, x, f32),
         }
     }
 }

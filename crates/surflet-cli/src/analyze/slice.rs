@@ -92,6 +92,7 @@ impl Slice {
                 let needed = [
                     2,
                     period_len,
+                    resolved.stack.offset.as_ref().map_or(0, Vec::len),
                     origin_len,
                     if view.z.is_some() { 3 } else { 0 },
                     if view.w.is_some() { 4 } else { 0 },

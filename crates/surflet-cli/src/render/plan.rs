@@ -626,6 +626,10 @@ fn dims_choice(
             "an animation along that axis",
         ),
         (period_len, "that many --period values"),
+        (
+            r.stack.offset.as_ref().map_or(0, Vec::len),
+            "that many offset values",
+        ),
     ];
     let (needed, why) = needs.into_iter().max_by_key(|n| n.0).unwrap_or((2, ""));
     let dims = match args.dims.or(view.dims) {

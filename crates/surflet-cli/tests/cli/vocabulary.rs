@@ -231,6 +231,7 @@ fn every_stack_flag_round_trips_through_config_and_export() {
         ("--seed", "7", &[], "seed", "7"),
         ("--frequency", "0.5", &[], "frequency", "0.5"),
         ("--period", "4,4", &[], "period", "[4, 4]"),
+        ("--domain-offset", "10,-2.5", &[], "offset", "[10.0, -2.5]"),
         (
             "--distance",
             "manhattan",
@@ -321,6 +322,19 @@ fn every_stack_flag_round_trips_through_config_and_export() {
         assert_eq!(toml_at(&doc, key), Some(&want), "{flag}: {text}");
 
         let e = server.json("/api/export", &json!({ "toml": text }));
+        // Every stack key has an expression form, which reads back to the
+        // same stack.
+        let expr = e["expr"].as_str().unwrap_or_else(|| panic!("{flag}: {e}"));
+        let doc = surflet::document::Document::from_toml(&text).unwrap();
+        let graph = doc
+            .graph
+            .clone()
+            .unwrap_or_else(|| surflet::Graph::stack(doc.stack.clone()));
+        assert_eq!(
+            surflet::Graph::parse(expr).unwrap(),
+            graph,
+            "{flag}: {expr}"
+        );
         let command = e["command"]
             .as_str()
             .unwrap_or_else(|| panic!("{flag}: {e}"));

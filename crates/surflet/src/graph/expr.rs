@@ -57,7 +57,8 @@ impl Graph {
     /// (`distance=manhattan`, `return="f2-f1"`). The functions are the
     /// noises (`value`, `perlin`, `simplex`, `simplex_value`, `opensimplex2`,
     /// `opensimplex2s`, `cellular`: arguments `seed`, `frequency`, `period`,
-    /// and for cellular `distance`, `return`, `jitter`), the fractals
+    /// `offset`, and for cellular `distance`, `return`, `jitter`), the
+    /// fractals
     /// (`fbm`, `ridged`, `billow`, `turbulence`, `hybrid` of a noise:
     /// `octaves`, `lacunarity`, `gain`, `amplitude`, `normalize`, `offset`,
     /// `weight`), `warp` (of a noise or fractal: `amplitude`, `kind`,

@@ -16,8 +16,8 @@ impl Stack {
     /// Compiles the stack for `D` dimensions.
     ///
     /// Fails (naming the key) on anything [`check`](Self::check) rejects, a
-    /// period whose length is not `D`, a periodic noise kind that cannot tile
-    /// in `D` dimensions, or an octave period past 65536.
+    /// period or offset whose length is not `D`, a periodic noise kind that
+    /// cannot tile in `D` dimensions, or an octave period past 65536.
     pub fn build<const D: usize>(&self) -> Result<Evaluator<D>, Error> {
         let plan = self.plan()?;
         let cellular = self.cellular()?;
@@ -27,12 +27,12 @@ impl Stack {
         }
         if let Some(p) = &self.period {
             noise = noise
-                .with_period(to_array::<D>(p, "period")?)
+                .with_period(to_array(p, "period")?)
                 .map_err(|e| at("period", e))?;
         }
         let fractal = Fractal::new(noise, plan.field)
             .map_err(|e| rekey(e, "fractal", "frequency", "period"))?;
-        let (warp, program) = match plan.warp {
+        let (warp, mut program) = match plan.warp {
             None => (None, fractal.program().clone()),
             Some(w) => {
                 let mut wn = Noise::<D>::new(w.noise, w.seed);
@@ -43,7 +43,7 @@ impl Stack {
                 }
                 if let Some(p) = &w.period {
                     wn = wn
-                        .with_period(to_array::<D>(p, "period")?)
+                        .with_period(to_array(p, "period")?)
                         .map_err(|e| at("warp.frequency", e))?;
                 }
                 let warp = Warp::new(fractal.clone(), wn, w.params)
@@ -52,6 +52,9 @@ impl Stack {
                 (Some(warp), program)
             }
         };
+        if let Some(cells) = &self.offset {
+            translate(&mut program, to_array(cells, "offset")?, self.frequency);
+        }
         Ok(Evaluator {
             stack: self.clone(),
             fractal,
@@ -61,13 +64,32 @@ impl Stack {
     }
 }
 
-fn to_array<const D: usize>(p: &[u32], key: &str) -> Result<[u32; D], Error> {
+fn to_array<T: Copy, const D: usize>(p: &[T], key: &str) -> Result<[T; D], Error> {
     p.try_into().map_err(|_| {
         at(
             key,
             format!("has {} entries, but the stack is built in {D}D", p.len()),
         )
     })
+}
+
+/// Moves the domain of `program` by `cells` of octave 0's lattice (the
+/// stack's [offset](Stack::offset)): octave `i` of every layer, warp layers
+/// included, by `cells · fᵢ / frequency` of its own cells. Folded into the
+/// octaves' own offsets, the move costs nothing per point, and every path
+/// that evaluates the program (single points, batches, grid rows) reads the
+/// same constants, so they keep returning the same bits.
+fn translate<const D: usize>(program: &mut Program<D>, cells: [f64; D], frequency: f64) {
+    for o in &mut program.octaves {
+        let ratio = o.freq / frequency;
+        for (offset, &c) in o.offset.iter_mut().zip(&cells) {
+            // Skipping zeros keeps octave 0's −0.0, which adds exactly
+            // nothing, so an axis without a move keeps its bits.
+            if c != 0.0 {
+                *offset += c * ratio;
+            }
+        }
+    }
 }
 
 /// A compiled [`Stack`] in `D` dimensions: its fractal, evaluated at warped
@@ -98,12 +120,15 @@ impl<const D: usize> Evaluator<D> {
         &self.stack
     }
 
-    /// The fractal (a one-octave fBm if the stack has none).
+    /// The fractal (a one-octave fBm if the stack has none), without the
+    /// stack's [offset](Stack::offset), which moves only the evaluator's
+    /// own copy of the octaves.
     pub fn fractal(&self) -> &Fractal<D> {
         &self.fractal
     }
 
-    /// The warp, if any.
+    /// The warp, if any, without the stack's [offset](Stack::offset) (as
+    /// [`fractal`](Self::fractal)).
     pub fn warp(&self) -> Option<&Warp<D>> {
         self.warp.as_ref()
     }

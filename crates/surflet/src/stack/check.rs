@@ -85,6 +85,26 @@ fn trial(
     Ok(())
 }
 
+/// The largest move [`Stack::offset`] may make in any octave, in that
+/// octave's cells: past 2^53 no `f64` coordinate keeps a fraction, and every
+/// point would sit on a lattice point. Bounding it also keeps the moved
+/// octave offsets far inside the `f32` range, so that a finite point still
+/// gives a finite value.
+const MAX_SHIFT: f64 = 9_007_199_254_740_992.0;
+
+/// The largest ratio `fᵢ / frequency` over a fractal's octaves, with `fᵢ`
+/// computed as [`Fractal::new`] computes it, for the octave where an
+/// offset moves furthest.
+fn top_ratio(params: &FractalParams, frequency: f64) -> f64 {
+    let mut freq = params.frequency;
+    let mut top = 0.0f64;
+    for _ in 0..params.octaves {
+        top = top.max(freq / frequency);
+        freq *= params.lacunarity;
+    }
+    top
+}
+
 /// Everything [`Stack::build`] needs, checked without a dimension.
 pub(super) struct Plan {
     pub(super) field: FractalParams,
@@ -102,8 +122,9 @@ pub(super) struct WarpPlan {
 impl Stack {
     /// Checks everything that does not depend on the dimension: value
     /// ranges, keys that the chosen kinds do not use, and the tiling rules.
-    /// [`build`](Self::build) checks the rest (the period's length, the
-    /// noise's periodic dimensions, octave periods past 65536).
+    /// [`build`](Self::build) checks the rest (the period's and the
+    /// offset's length, the noise's periodic dimensions, octave periods past
+    /// 65536).
     pub fn check(&self) -> Result<(), Error> {
         self.plan().map(|_| ())
     }
@@ -168,6 +189,23 @@ impl Stack {
                 ));
             }
         }
+        if let Some(o) = &self.offset {
+            if o.is_empty() || o.len() > 4 {
+                return Err(at(
+                    "offset",
+                    format!(
+                        "must have one entry per dimension (1 to 4), got {}",
+                        o.len()
+                    ),
+                ));
+            }
+            if let Some((a, bad)) = o.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+                return Err(at(
+                    format!("offset[{a}]"),
+                    format!("offsets must be finite, got {bad}"),
+                ));
+            }
+        }
         let field = fractal_params(
             self.fractal.as_ref(),
             self.frequency,
@@ -194,6 +232,31 @@ impl Stack {
             None => None,
             Some(w) => Some(self.warp_plan(w)?),
         };
+        if let Some(o) = &self.offset {
+            let layers = [
+                ("fractal", Some(top_ratio(&field, self.frequency))),
+                (
+                    "warp",
+                    warp.as_ref()
+                        .map(|w| top_ratio(&w.params.fractal, self.frequency)),
+                ),
+            ];
+            for (a, &v) in o.iter().enumerate() {
+                for (layer, ratio) in layers {
+                    let cells = ratio.map_or(0.0, |r| (v * r).abs());
+                    if cells > MAX_SHIFT {
+                        return Err(at(
+                            format!("offset[{a}]"),
+                            format!(
+                                "{v} cells move an octave of the {layer} by {cells} of its \
+                                 cells, past 2^53, where no coordinate keeps a fraction; use a \
+                                 smaller offset"
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
         Ok(Plan { field, warp })
     }
 

@@ -125,6 +125,24 @@ pub(super) fn period<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u32>>
     Ok(Some(v))
 }
 
+/// The domain offset, refused while reading as `period` is (a `null`
+/// included, which would otherwise read as no offset).
+pub(super) fn offset<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<f64>>, D::Error> {
+    let v = Vec::<f64>::deserialize(d)?;
+    if v.is_empty() || v.len() > 4 {
+        return Err(de::Error::custom(format!(
+            "must have one entry per dimension (1 to 4), got {}",
+            v.len()
+        )));
+    }
+    if let Some(bad) = v.iter().find(|x| !x.is_finite()) {
+        return Err(de::Error::custom(format!(
+            "offsets must be finite, got {bad}"
+        )));
+    }
+    Ok(Some(v))
+}
+
 /// Seeds: TOML integers stop at 2^63 − 1, so larger seeds are written as
 /// decimal strings; either form (and `"0x…"` hex strings) is read back.
 pub(super) mod seed_format {

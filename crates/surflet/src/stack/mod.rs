@@ -7,6 +7,7 @@
 //! seed = 42                  # u64; above 2^63 - 1 write it as a string
 //! frequency = 0.01           # octave 0's frequency
 //! period = [4, 4]            # optional: tile every period / frequency units
+//! offset = [0.5, -2]         # optional: move the domain by these lattice cells
 //! distance = "euclidean"     # cellular only: euclidean | euclidean-squared |
 //!                            #   manhattan | chebyshev | hybrid
 //! return = "f1"              # cellular only: f1 | f2 | f2-f1 | f1+f2 | f1*f2 |
@@ -141,6 +142,74 @@ pub struct Stack {
         )
     )]
     pub period: Option<Vec<u32>>,
+    /// A translation of the domain, in lattice cells at `frequency`, one
+    /// finite entry per dimension (default: none). It moves a layer, or a
+    /// tile's neighbour, without changing the seed.
+    ///
+    /// The stack's value at `p` is the value of the same stack without an
+    /// offset at `p + offset / frequency`. The move is made once, to the
+    /// point, before the fractal's octaves and the warp: octave `i` moves by
+    /// `offset · fᵢ / frequency` cells of its own lattice, and the warp's
+    /// displacements are read at the moved point too. A translation has the
+    /// identity Jacobian, so the gradient is the unmoved stack's gradient at
+    /// the moved point.
+    ///
+    /// Lattice cells rather than input units, so that a whole number of
+    /// cells maps the lattice onto itself: with a `period`, an offset of a
+    /// whole period gives the same tile back. It costs nothing per point:
+    /// [`build`](Self::build) adds each octave's share to the offset every
+    /// octave already has (see [fractal](crate::fractal)), so single points,
+    /// batches and grids (grid rows included) all compute `x · fᵢ + oᵢ` from
+    /// the same constants and return the same bits. The equalities above
+    /// hold up to rounding, and bit for bit where the octave coordinates are
+    /// exact (a power-of-two frequency, a whole-number lacunarity, points and
+    /// offsets with short binary expansions). A zero entry moves nothing:
+    /// that axis keeps the bits of the stack without an offset.
+    ///
+    /// [`check`](Self::check) refuses a non-finite entry, no entry or more
+    /// than four, and a move past 2^53 cells in any octave (where no `f64`
+    /// coordinate keeps a fraction); [`build`](Self::build) refuses a length
+    /// other than `D`. The length is not compared with the period's before
+    /// the dimension is known: `surflet render` gives the axes a period
+    /// leaves out periods of their own.
+    ///
+    /// ```
+    /// use surflet::Field; // the trait with get, sample, fill and grid
+    /// use surflet::Stack;
+    /// let plain = Stack::from_toml_str(r#"
+    ///     noise = "perlin"
+    ///     frequency = 0.5
+    ///     [fractal]
+    ///     octaves = 3
+    /// "#)?;
+    /// let moved = Stack { offset: Some(vec![3.0, -1.5]), ..plain.clone() };
+    /// let (a, b) = (plain.build::<2>()?, moved.build::<2>()?);
+    /// // 3 and -1.5 cells at frequency 0.5 are 6 and -3 input units.
+    /// let p = [0.25f64, 0.5];
+    /// assert_eq!(b.sample(p), a.sample([0.25 + 6.0, 0.5 - 3.0]));
+    ///
+    /// // One period along x gives the tile back.
+    /// let tiled = Stack { period: Some(vec![4, 4]), ..plain };
+    /// let shifted = Stack { offset: Some(vec![4.0, 0.0]), ..tiled.clone() };
+    /// assert_eq!(shifted.build::<2>()?.get(p), tiled.build::<2>()?.get(p));
+    ///
+    /// // In a config; the length must be the dimension.
+    /// let s = Stack::from_toml_str("noise = \"value\"\noffset = [10, 20]")?;
+    /// assert_eq!(s.offset, Some(vec![10.0, 20.0]));
+    /// assert!(s.to_toml_string()?.contains("offset = [10.0, 20.0]"));
+    /// let err = s.build::<3>().unwrap_err();
+    /// assert!(err.to_string().starts_with("offset: "));
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "form::offset"
+        )
+    )]
+    pub offset: Option<Vec<f64>>,
     /// The fractal (default: none, a single octave of noise).
     #[cfg_attr(
         feature = "serde",
@@ -264,7 +333,8 @@ pub struct WarpDesc {
 }
 
 impl Default for Stack {
-    /// Simplex noise, seed 0, frequency 1, no period, fractal or warp.
+    /// Simplex noise, seed 0, frequency 1, no period, offset, fractal or
+    /// warp.
     fn default() -> Self {
         Stack {
             noise: default_noise(),
@@ -274,6 +344,7 @@ impl Default for Stack {
             seed: 0,
             frequency: 1.0,
             period: None,
+            offset: None,
             fractal: None,
             warp: None,
         }

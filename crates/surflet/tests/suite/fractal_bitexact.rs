@@ -175,6 +175,19 @@ fn all<F: Float, const D: usize>(period: [u32; D]) {
         ..Stack::default()
     };
     check::<F, D>("stack", &stack.build::<D>().unwrap(), 3);
+    // With a domain offset, in the field's octaves and the warp's.
+    let offset = [0.625, -1e6, 3.3, 1e-3];
+    let moved = Stack {
+        offset: Some(offset[..D].to_vec()),
+        ..stack
+    };
+    check::<F, D>("stack moved", &moved.build::<D>().unwrap(), 4);
+    let moved = Stack {
+        noise: NoiseKind::Cellular,
+        warp: None,
+        ..moved
+    };
+    check::<F, D>("cellular stack moved", &moved.build::<D>().unwrap(), 5);
 }
 
 fn curl<F: Float, const D: usize>(c: &Curl<D>, seed: u64) {

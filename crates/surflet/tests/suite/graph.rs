@@ -661,11 +661,23 @@ fn stack(d: usize) -> impl Strategy<Value = Stack> {
                     seed,
                     frequency,
                     period,
+                    offset: None,
                     fractal,
                     warp,
                 }
             },
         )
+        .prop_flat_map(move |s| {
+            let offset = proptest::option::weighted(
+                0.3,
+                proptest::collection::vec(
+                    prop_oneof![Just(0.0), Just(-0.0), Just(0.5), -1e3f64..1e3],
+                    d,
+                ),
+            );
+            (Just(s), offset)
+        })
+        .prop_map(|(s, offset)| Stack { offset, ..s })
         .prop_filter("a valid stack", |s| s.check().is_ok())
 }
 
@@ -798,12 +810,16 @@ fn bit_key(g: &Graph) -> String {
             seed,
             frequency,
             period,
+            offset,
             fractal: f,
             warp,
         } = s;
         out.push_str(&format!(
-            "stack {noise} {distance:?} {ret:?} {:?} {seed} {period:?} ",
-            jitter.map(f64::to_bits)
+            "stack {noise} {distance:?} {ret:?} {:?} {seed} {period:?} {:?} ",
+            jitter.map(f64::to_bits),
+            offset
+                .as_ref()
+                .map(|o| o.iter().map(|v| v.to_bits()).collect::<Vec<_>>())
         ));
         num(out, *frequency);
         fractal(out, f);

@@ -182,6 +182,47 @@ fn all<F: Float, const D: usize>() {
         ..Stack::default()
     };
     check("stack", &stack.build::<D>().unwrap(), &grids[2]);
+    // A domain offset moves every octave's own offset: the same program
+    // shape, so the same paths (value and Perlin fractals go octave by
+    // octave along grid rows) and the same bits, from small offsets to ones
+    // that carry the coordinates past f32's fractions.
+    let offsets = [[0.37, -2.5, 0.0, 11.0], [1e6 + 0.3, -3.5e5, 7.25, -0.0]];
+    for (k, noise) in NoiseKind::ALL.into_iter().enumerate() {
+        let o = offsets[k % 2];
+        let moved = Stack {
+            noise,
+            seed: 21,
+            frequency: 0.6,
+            offset: Some(o[..D].to_vec()),
+            fractal: Some(FractalDesc {
+                kind: FractalKind::ALL[k % FractalKind::ALL.len()],
+                octaves: 3,
+                ..FractalDesc::default()
+            }),
+            warp: (k % 3 == 2).then(|| WarpDesc {
+                kind: WarpKind::ALL[k % 2],
+                amplitude: 0.9,
+                ..WarpDesc::default()
+            }),
+            ..Stack::default()
+        };
+        let e = moved.build::<D>().unwrap();
+        check(&format!("stack {noise} moved"), &e, &grids[0]);
+        check(&format!("stack {noise} moved"), &e, &grids[1]);
+    }
+    let tiled = Stack {
+        noise: NoiseKind::Perlin,
+        frequency: 0.75,
+        period: Some(vec![6; D]),
+        offset: Some(offsets[0][..D].to_vec()),
+        fractal: Some(FractalDesc::default()),
+        ..Stack::default()
+    };
+    check(
+        "tiled Perlin stack moved",
+        &tiled.build::<D>().unwrap(),
+        &grids[3],
+    );
 }
 
 #[test]

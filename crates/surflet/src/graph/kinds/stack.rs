@@ -11,7 +11,7 @@ use crate::field::Field;
 use crate::float::Float;
 use crate::fractal::FractalKind;
 use crate::graph::Graph;
-use crate::graph::call::{Arg, Args, At, Bad, Item, Val, Writer, bad, int, named, whole};
+use crate::graph::call::{Arg, Args, At, Bad, Item, Val, Writer, bad, int, named, nums, whole};
 use crate::graph::node::{Buf, Eval, Frame, Pass, fill_leaf};
 use crate::noise::NoiseKind;
 use crate::stack::{Evaluator, FractalDesc, Stack, WarpDesc};
@@ -35,6 +35,7 @@ const NOISE_PARAMS: &[&str] = &[
     "seed",
     "frequency",
     "period",
+    "offset",
     "distance",
     "return",
     "jitter",
@@ -320,6 +321,7 @@ fn noise(a: &Args<'_>, kind: NoiseKind, keys: &mut Keys) -> Result<Stack, Bad> {
         seed: a.whole("seed")?.unwrap_or(0),
         frequency: a.num_or("frequency", 1.0)?,
         period,
+        offset: a.numbers("offset")?,
         fractal: None,
         warp: None,
     })
@@ -420,6 +422,9 @@ pub(in crate::graph) fn stack_item(s: &Stack) -> Item {
             "period",
             Item::list(p.iter().map(|&v| int(u64::from(v))).collect()),
         ));
+    }
+    if let Some(o) = &s.offset {
+        args.push(named("offset", nums(o)));
     }
     if let Some(d) = s.distance {
         args.push(named("distance", Item::word(d.name())));
