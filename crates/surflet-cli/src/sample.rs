@@ -48,7 +48,8 @@ N-D NOISE
   --gradient as in 1D-4D and the same output format. In 1D-4D value and
   perlin are exactly the N-D noise too; N-D simplex noise is a different
   noise (the skewed lattice and one gradient set in every dimension), so
-  1-4 columns keep the family's simplex. From 6D N-D simplex noise is 0 in
+  1-4 columns keep the family's simplex (with 5-8 columns, simplex says so
+  in a note on standard error). From 6D N-D simplex noise is 0 in
   the lattice's deep holes (1.8%, 18% and 41% of space in 6D, 7D and 8D).
   5-8 columns take no --period (periods fix D at 1 to 4) and no noise stack
   options (stacks are 1D-4D); simplex-value is 1D-4D.
@@ -509,6 +510,24 @@ impl Job {
         }
     }
 
+    /// What to tell the user about running in `dims` dimensions: `simplex`
+    /// at 5 to 8 columns is the N-D simplex noise, a different function
+    /// from the family's 1D-4D simplex. The name keeps working (scripts
+    /// rely on it); the note says what it computes.
+    fn note(&self, dims: usize) -> Option<String> {
+        match self {
+            Job::Named {
+                name: NoiseName::Simplex,
+                ..
+            } if dims > 4 => Some(format!(
+                "note: {dims} columns: simplex in 5D-8D is the N-D simplex noise \
+                 (surflet::nd::NdKind::Simplex), a different function from simplex in 1D-4D \
+                 (see N-D NOISE in --help)"
+            )),
+            _ => None,
+        }
+    }
+
     /// The evaluator for `dims` dimensions.
     fn evaluator(&self, dims: usize) -> Result<NoiseFn, String> {
         match self {
@@ -622,6 +641,9 @@ pub fn run(args: &SampleArgs, input: impl Read, output: impl Write) -> Result<()
                         job.dims_note()
                     )));
                 };
+                if let Some(note) = job.note(dims) {
+                    eprintln!("{note}");
+                }
                 match Sampler::new(&job, dims, None) {
                     Ok(s) => sampler.insert(s),
                     Err(e) => break Err(CliError::Input(format!("line {line_no}: {e}"))),

@@ -619,7 +619,29 @@ fn check_nd<const D: usize>(kind: surflet::nd::NdKind) {
                     row
                 })
                 .collect();
-            let out = sample_ok(&args, &input);
+            let out = surflet()
+                .arg("sample")
+                .args(&args)
+                .write_stdin(input.as_str())
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{kind} {D}D");
+            // `simplex` names the N-D simplex noise it switched to; value
+            // and Perlin are the family's functions in every D.
+            let stderr = String::from_utf8(out.stderr).unwrap();
+            if kind == surflet::nd::NdKind::Simplex {
+                assert_eq!(
+                    stderr,
+                    format!(
+                        "note: {D} columns: simplex in 5D-8D is the N-D simplex noise \
+                         (surflet::nd::NdKind::Simplex), a different function from simplex in \
+                         1D-4D (see N-D NOISE in --help)\n"
+                    )
+                );
+            } else {
+                assert_eq!(stderr, "", "{kind} {D}D");
+            }
+            let out = String::from_utf8(out.stdout).unwrap();
             let got = parse_output(&out);
             assert_rows_bits(&format!("{kind} {D}D f32={f32}"), &got, &want);
             assert!(
@@ -647,6 +669,22 @@ fn one_to_four_columns_keep_the_family_noise() {
     let out = sample_ok(&["simplex", "--seed", "3"], "0.3,0.7,0.1,0.9\n");
     let want = Noise::<4>::new(NoiseKind::Simplex, 3).get([0.3, 0.7, 0.1, 0.9]);
     assert_eq!(out, format!("{want:?}\n"));
+}
+
+/// `surflet sample ARGS` on `input`, which must succeed: its standard
+/// output and standard error.
+fn sample_with_stderr(args: &[&str], input: &str) -> (String, String) {
+    let out = surflet()
+        .arg("sample")
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "surflet sample {args:?} failed");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
 }
 
 #[test]
@@ -677,8 +715,14 @@ fn n_d_errors() {
         "{stderr}"
     );
     // Non-finite input gives NaN, as in 1D-4D.
-    let out = sample_ok(&["simplex", "--gradient"], "NaN,0,0,0,0,0\n");
+    let out = sample_ok(&["value", "--gradient"], "NaN,0,0,0,0,0\n");
     assert_eq!(out, "NaN,NaN,NaN,NaN,NaN,NaN,NaN\n");
+    let (stdout, stderr) = sample_with_stderr(&["simplex", "--gradient"], "NaN,0,0,0,0,0\n");
+    assert_eq!(stdout, "NaN,NaN,NaN,NaN,NaN,NaN,NaN\n");
+    assert!(
+        stderr.starts_with("note: 6 columns: simplex in 5D-8D"),
+        "{stderr}"
+    );
 }
 
 #[test]
