@@ -444,6 +444,36 @@ pub(crate) fn grid_bounds<E>((min, max): (E, E)) -> crate::grid::Bounds<E> {
 /// Below this many points a call runs on the calling thread alone.
 const PARALLEL_MIN: usize = 1 << 14;
 
+/// The output slices of a batch call: the values, then the gradient.
+pub(crate) fn batch_outs<'a, F, const D: usize>(
+    out: &'a mut [F],
+    gradient: Option<[&'a mut [F]; D]>,
+) -> Vec<&'a mut [F]> {
+    let mut outs = vec![out];
+    if let Some(g) = gradient {
+        outs.extend(g);
+    }
+    outs
+}
+
+/// A point-array call of `src`: checks the slices, then drives `src` over
+/// the points. The body of every field's `fill_on`.
+pub(crate) fn fill_points<E: Float, Src: Source<E, D>, const D: usize>(
+    src: &Src,
+    isa: Isa,
+    coords: [&[E]; D],
+    out: &mut [E],
+    gradient: Option<[&mut [E]; D]>,
+) -> Result<(), Error> {
+    let n = out.len();
+    let grad = gradient.is_some();
+    let outs = batch_outs(out, gradient);
+    check(isa, n, &outs, true)?;
+    check_coords(&coords, n)?;
+    drive(src, isa, grad, Work::Points(coords), outs);
+    Ok(())
+}
+
 /// Checks `isa` and the output lengths (every output as long as `n`).
 /// With `gradient`, `outs` are a value and its gradient, named "output
 /// slice" and "gradient slice a" in errors; otherwise "output slice k".

@@ -207,7 +207,7 @@ pub(crate) fn run_blocks_with<F: Float, R: Send + Sync + Copy, const D: usize>(
 ) -> Result<R, Error> {
     let n = out.len();
     let grad = gradient.is_some();
-    let outs = crate::noise::batch_outs(out, gradient);
+    let outs = crate::batch::batch_outs(out, gradient);
     let block = batch::block_len(n, batch::threads(), BLOCK);
     batch::run_blocks(
         outs,

@@ -49,7 +49,7 @@ use crate::batch::{self, Lanes, Source, Work};
 use crate::error::Error;
 use crate::float::Float;
 use crate::kernel::nd::{self as k, MAX_D};
-use crate::noise::{Sample, batch_outs};
+use crate::noise::Sample;
 use crate::prelude_internal::*;
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};
@@ -294,13 +294,7 @@ impl<const D: usize> NoiseNd<D> {
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<(), Error> {
-        let n = out.len();
-        let grad = gradient.is_some();
-        let outs = batch_outs(out, gradient);
-        batch::check(isa, n, &outs, true)?;
-        batch::check_coords(&coords, n)?;
-        batch::drive(self, isa, grad, Work::Points(coords), outs);
-        Ok(())
+        batch::fill_points(self, isa, coords, out, gradient)
     }
 
     #[inline(always)]

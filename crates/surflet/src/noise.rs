@@ -360,13 +360,7 @@ impl<const D: usize> Noise<D> {
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<(), Error> {
-        let n = out.len();
-        let grad = gradient.is_some();
-        let outs = batch_outs(out, gradient);
-        batch::check(isa, n, &outs, true)?;
-        batch::check_coords(&coords, n)?;
-        by_kind!(self, src => batch::drive(src, isa, grad, Work::Points(coords), outs));
-        Ok(())
+        by_kind!(self, src => batch::fill_points(src, isa, coords, out, gradient))
     }
 
     /// Fills `out` with the values at the points of `grid` (x fastest, see
@@ -410,7 +404,7 @@ impl<const D: usize> Noise<D> {
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<Bounds<F>, Error> {
         let grad = gradient.is_some();
-        let outs = batch_outs(out, gradient);
+        let outs = batch::batch_outs(out, gradient);
         batch::check(isa, grid.len(), &outs, true)?;
         let work = Work::Grid {
             axes: grid.axes(),
@@ -460,18 +454,6 @@ impl<const D: usize> Noise<D> {
         }
         with_kernel!(self, K => row!(K))
     }
-}
-
-/// The output slices of a batch call: the values, then the gradient.
-pub(crate) fn batch_outs<'a, F, const D: usize>(
-    out: &'a mut [F],
-    gradient: Option<[&'a mut [F]; D]>,
-) -> Vec<&'a mut [F]> {
-    let mut outs = vec![out];
-    if let Some(g) = gradient {
-        outs.extend(g);
-    }
-    outs
 }
 
 /// One kernel's [`Kernel::eval_row`] as a [`Call`], for

@@ -619,16 +619,9 @@ fn check_nd<const D: usize>(kind: surflet::nd::NdKind) {
                     row
                 })
                 .collect();
-            let out = surflet()
-                .arg("sample")
-                .args(&args)
-                .write_stdin(input.as_str())
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "{kind} {D}D");
+            let (out, stderr) = sample_with_stderr(&args, &input);
             // `simplex` names the N-D simplex noise it switched to; value
             // and Perlin are the family's functions in every D.
-            let stderr = String::from_utf8(out.stderr).unwrap();
             if kind == surflet::nd::NdKind::Simplex {
                 assert_eq!(
                     stderr,
@@ -641,7 +634,6 @@ fn check_nd<const D: usize>(kind: surflet::nd::NdKind) {
             } else {
                 assert_eq!(stderr, "", "{kind} {D}D");
             }
-            let out = String::from_utf8(out.stdout).unwrap();
             let got = parse_output(&out);
             assert_rows_bits(&format!("{kind} {D}D f32={f32}"), &got, &want);
             assert!(
@@ -669,22 +661,6 @@ fn one_to_four_columns_keep_the_family_noise() {
     let out = sample_ok(&["simplex", "--seed", "3"], "0.3,0.7,0.1,0.9\n");
     let want = Noise::<4>::new(NoiseKind::Simplex, 3).get([0.3, 0.7, 0.1, 0.9]);
     assert_eq!(out, format!("{want:?}\n"));
-}
-
-/// `surflet sample ARGS` on `input`, which must succeed: its standard
-/// output and standard error.
-fn sample_with_stderr(args: &[&str], input: &str) -> (String, String) {
-    let out = surflet()
-        .arg("sample")
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "surflet sample {args:?} failed");
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 #[test]

@@ -24,7 +24,6 @@ use crate::error::Error;
 use crate::float::Float;
 use crate::fractal_kind::{FractalKind, LayerAcc, add_octave, end_layer};
 use crate::grid::{Bounds, Grid};
-use crate::noise::batch_outs;
 use crate::noise::{Noise, Sample};
 use crate::prelude_internal::*;
 use crate::simd::scalar::{Round, Scalar};
@@ -109,13 +108,7 @@ impl<const D: usize> Program<D> {
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<(), Error> {
-        let n = out.len();
-        let grad = gradient.is_some();
-        let outs = batch_outs(out, gradient);
-        batch::check(isa, n, &outs, true)?;
-        batch::check_coords(&coords, n)?;
-        batch::drive(self, isa, grad, Work::Points(coords), outs);
-        Ok(())
+        batch::fill_points(self, isa, coords, out, gradient)
     }
 
     /// Grid evaluation on `isa`, values to `out` and, if asked, the gradient.
@@ -126,7 +119,7 @@ impl<const D: usize> Program<D> {
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<Bounds<F>, Error> {
-        let outs = batch_outs(out, gradient);
+        let outs = batch::batch_outs(out, gradient);
         batch::check(isa, grid.len(), &outs, true)?;
         Ok(self.grid_part(isa, grid, 0, outs))
     }
@@ -141,7 +134,7 @@ impl<const D: usize> Program<D> {
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<Bounds<F>, Error> {
-        let outs = batch_outs(out, gradient);
+        let outs = batch::batch_outs(out, gradient);
         let n = outs[0].len();
         batch::check(isa, n, &outs, true)?;
         if start.checked_add(n).is_none_or(|end| end > grid.len()) {

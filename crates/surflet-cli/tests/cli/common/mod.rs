@@ -21,6 +21,14 @@ pub fn surflet() -> Command {
 /// Runs `surflet sample ARGS` on `input`, requires silent success, returns
 /// stdout.
 pub fn sample_ok(args: &[&str], input: &str) -> String {
+    let (stdout, stderr) = sample_with_stderr(args, input);
+    assert!(stderr.is_empty(), "unexpected stderr: {stderr}");
+    stdout
+}
+
+/// Runs `surflet sample ARGS` on `input`, requires success, returns stdout
+/// and stderr.
+pub fn sample_with_stderr(args: &[&str], input: &str) -> (String, String) {
     let out = surflet()
         .arg("sample")
         .args(args)
@@ -33,8 +41,10 @@ pub fn sample_ok(args: &[&str], input: &str) -> String {
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.stderr.is_empty(), "unexpected stderr");
-    String::from_utf8(out.stdout).unwrap()
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
 }
 
 /// Runs `surflet render DIR/NAME ARGS`, requires silent success, and
