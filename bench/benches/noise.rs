@@ -1073,72 +1073,45 @@ fn pt<const N: usize>(p: &[f64]) -> [f64; N] {
     core::array::from_fn(|i| p[i])
 }
 
-fn scalar_peer_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx<D>) {
-    let seed = SEED;
-    // noise-rs and libnoise, one generator type per dimension.
-    macro_rules! f64_peers {
-        ($nr:ident, $nr_id:literal, $ln:ident, $ln_id:literal) => {{
-            let nr = noise::$nr::new(seed);
-            match D {
-                2 => loop64_row(g, ctx, $nr_id, |p| nr.get(pt::<2>(&p))),
-                3 => loop64_row(g, ctx, $nr_id, |p| nr.get(pt::<3>(&p))),
-                4 => loop64_row(g, ctx, $nr_id, |p| nr.get(pt::<4>(&p))),
-                _ => unreachable!(),
-            }
-            match D {
-                2 => {
-                    let ln = libnoise::Source::<2>::$ln(seed as u64);
-                    loop64_row(g, ctx, $ln_id, |p| ln.sample(pt::<2>(&p)))
-                }
-                3 => {
-                    let ln = libnoise::Source::<3>::$ln(seed as u64);
-                    loop64_row(g, ctx, $ln_id, |p| ln.sample(pt::<3>(&p)))
-                }
-                4 => {
-                    let ln = libnoise::Source::<4>::$ln(seed as u64);
-                    loop64_row(g, ctx, $ln_id, |p| ln.sample(pt::<4>(&p)))
-                }
-                _ => unreachable!(),
-            }
-        }};
-    }
-    match ctx.w.kind {
-        NoiseKind::Simplex => {
-            if D <= 3 {
-                fastnoise_lite_row(g, ctx, NoiseType::OpenSimplex2, "OpenSimplex2", |_| {});
-            }
-            f64_peers!(
-                Simplex,
-                "noise-rs/Simplex get loop/f64/scalar",
-                simplex,
-                "libnoise/Simplex sample loop/f64/scalar"
-            );
-            let s = seed as i64;
-            match D {
-                2 => loop64_row(
-                    g,
-                    ctx,
-                    "opensimplex2/fast::noise2 loop/f64 in, f32 out/scalar",
-                    |p| opensimplex2::fast::noise2(s, p[0], p[1]) as f64,
-                ),
-                3 => loop64_row(
-                    g,
-                    ctx,
-                    "opensimplex2/fast::noise3_Fallback loop/f64 in, f32 out/scalar",
-                    |p| opensimplex2::fast::noise3_Fallback(s, p[0], p[1], p[2]) as f64,
-                ),
-                4 => loop64_row(
-                    g,
-                    ctx,
-                    "opensimplex2/fast::noise4_Fallback loop/f64 in, f32 out/scalar",
-                    |p| opensimplex2::fast::noise4_Fallback(s, p[0], p[1], p[2], p[3]) as f64,
-                ),
-                _ => unreachable!(),
-            }
+/// The noise-rs row (`noise::$nr`) and the libnoise row
+/// (`libnoise::Source::$ln`) of a noise, one generator type per dimension.
+macro_rules! f64_peers {
+    ($g:expr, $ctx:expr, $nr:ident, $nr_id:literal, $ln:ident, $ln_id:literal) => {{
+        let seed = SEED;
+        let nr = noise::$nr::new(seed);
+        match D {
+            2 => loop64_row($g, $ctx, $nr_id, |p| nr.get(pt::<2>(&p))),
+            3 => loop64_row($g, $ctx, $nr_id, |p| nr.get(pt::<3>(&p))),
+            4 => loop64_row($g, $ctx, $nr_id, |p| nr.get(pt::<4>(&p))),
+            _ => unreachable!(),
         }
+        match D {
+            2 => {
+                let ln = libnoise::Source::<2>::$ln(seed as u64);
+                loop64_row($g, $ctx, $ln_id, |p| ln.sample(pt::<2>(&p)))
+            }
+            3 => {
+                let ln = libnoise::Source::<3>::$ln(seed as u64);
+                loop64_row($g, $ctx, $ln_id, |p| ln.sample(pt::<3>(&p)))
+            }
+            4 => {
+                let ln = libnoise::Source::<4>::$ln(seed as u64);
+                loop64_row($g, $ctx, $ln_id, |p| ln.sample(pt::<4>(&p)))
+            }
+            _ => unreachable!(),
+        }
+    }};
+}
+
+/// The scalar peers' rows for `ctx`'s noise, fastnoise-lite first.
+fn scalar_peer_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx<D>) {
+    match ctx.w.kind {
+        NoiseKind::Simplex => simplex_peer_rows(g, ctx),
         NoiseKind::Perlin => {
             fastnoise_lite_row(g, ctx, NoiseType::Perlin, "Perlin", |_| {});
             f64_peers!(
+                g,
+                ctx,
                 Perlin,
                 "noise-rs/Perlin get loop/f64/scalar",
                 improved_perlin,
@@ -1148,109 +1121,159 @@ fn scalar_peer_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &
         NoiseKind::Value => {
             fastnoise_lite_row(g, ctx, NoiseType::Value, "Value", |_| {});
             f64_peers!(
+                g,
+                ctx,
                 Value,
                 "noise-rs/Value get loop/f64/scalar",
                 value,
                 "libnoise/Value sample loop/f64/scalar"
             );
         }
-        NoiseKind::OpenSimplex2 | NoiseKind::OpenSimplex2S => {
-            assert!(D == 2 || D == 3, "the OpenSimplex2 peers run in 2D and 3D");
-            let smooth = ctx.w.kind == NoiseKind::OpenSimplex2S;
-            // fastnoise-lite in 3D: surflet's orientation (z up the main
-            // lattice diagonal, the Java's ImproveXY).
-            let (ty, label) = if smooth {
-                (NoiseType::OpenSimplex2S, "OpenSimplex2S")
-            } else {
-                (NoiseType::OpenSimplex2, "OpenSimplex2")
-            };
-            fastnoise_lite_row(g, ctx, ty, label, |fnl| {
-                fnl.set_rotation_type_3d(Some(RotationType3D::ImproveXYPlanes))
-            });
-            // The Java's port: 2D standard orientation, 3D ImproveXY.
-            let s = seed as i64;
-            match (D, smooth) {
-                (2, false) => loop64_row(
-                    g,
-                    ctx,
-                    "opensimplex2/fast::noise2 loop/f64 in, f32 out/scalar",
-                    |p| opensimplex2::fast::noise2(s, p[0], p[1]) as f64,
-                ),
-                (3, false) => loop64_row(
-                    g,
-                    ctx,
-                    "opensimplex2/fast::noise3_ImproveXY loop/f64 in, f32 out/scalar",
-                    |p| opensimplex2::fast::noise3_ImproveXY(s, p[0], p[1], p[2]) as f64,
-                ),
-                (2, true) => loop64_row(
-                    g,
-                    ctx,
-                    "opensimplex2/smooth::noise2 loop/f64 in, f32 out/scalar",
-                    |p| opensimplex2::smooth::noise2(s, p[0], p[1]) as f64,
-                ),
-                (3, true) => loop64_row(
-                    g,
-                    ctx,
-                    "opensimplex2/smooth::noise3_ImproveXY loop/f64 in, f32 out/scalar",
-                    |p| opensimplex2::smooth::noise3_ImproveXY(s, p[0], p[1], p[2]) as f64,
-                ),
-                _ => unreachable!(),
-            }
-            // noise-rs: SuperSimplex (OpenSimplex2S's predecessor, same
-            // lattice scale) for OpenSimplex2S; the original OpenSimplex,
-            // its coordinates scaled to the same lattice-point density
-            // (√3 in 2D, ∛4 in 3D), for OpenSimplex2.
-            if smooth {
-                let nr = noise::SuperSimplex::new(seed);
-                let id = "noise-rs/SuperSimplex get loop/f64/scalar";
-                match D {
-                    2 => loop64_row(g, ctx, id, |p| nr.get(pt::<2>(&p))),
-                    3 => loop64_row(g, ctx, id, |p| nr.get(pt::<3>(&p))),
-                    _ => unreachable!(),
-                }
-            } else {
-                let nr = noise::OpenSimplex::new(seed);
-                let id = "noise-rs/OpenSimplex (2014, not OpenSimplex2) get loop/f64/scalar";
-                match D {
-                    2 => loop64_row_scaled(g, ctx, id, 3f64.sqrt(), |p| nr.get(pt::<2>(&p))),
-                    3 => loop64_row_scaled(g, ctx, id, 4f64.cbrt(), |p| nr.get(pt::<3>(&p))),
-                    _ => unreachable!(),
-                }
-            }
-        }
-        NoiseKind::Cellular => {
-            use fastnoise_lite::{CellularDistanceFunction, CellularReturnType};
-            assert!(D == 2 || D == 3, "the cellular peers run in 2D and 3D");
-            fastnoise_lite_row(g, ctx, NoiseType::Cellular, "Cellular", |fnl| {
-                fnl.set_cellular_distance_function(Some(CellularDistanceFunction::Euclidean));
-                fnl.set_cellular_return_type(Some(CellularReturnType::Distance));
-                fnl.set_cellular_jitter(Some(JITTER as f32));
-            });
-            // noise-rs: euclidean distance (its default; set for clarity),
-            // distance returned (its default is the cell value), frequency 1.
-            let nr = noise::Worley::new(seed)
-                .set_distance_function(noise::core::worley::distance_functions::euclidean)
-                .set_return_type(noise::core::worley::ReturnType::Distance)
-                .set_frequency(1.0);
-            let id = "noise-rs/Worley get loop/f64/scalar";
-            match D {
-                2 => loop64_row(g, ctx, id, |p| nr.get(pt::<2>(&p))),
-                3 => loop64_row(g, ctx, id, |p| nr.get(pt::<3>(&p))),
-                _ => unreachable!(),
-            }
-            let id = "libnoise/Worley sample loop/f64/scalar";
-            match D {
-                2 => {
-                    let ln = libnoise::Source::<2>::worley(seed as u64);
-                    loop64_row(g, ctx, id, |p| ln.sample(pt::<2>(&p)))
-                }
-                3 => {
-                    let ln = libnoise::Source::<3>::worley(seed as u64);
-                    loop64_row(g, ctx, id, |p| ln.sample(pt::<3>(&p)))
-                }
-                _ => unreachable!(),
-            }
-        }
+        NoiseKind::OpenSimplex2 | NoiseKind::OpenSimplex2S => opensimplex2_peer_rows(g, ctx),
+        NoiseKind::Cellular => cellular_peer_rows(g, ctx),
         NoiseKind::SimplexValue => unreachable!(),
+    }
+}
+
+/// Simplex noise's peers: fastnoise-lite's OpenSimplex2 (up to 3D),
+/// noise-rs, libnoise and the opensimplex2 crate.
+fn simplex_peer_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx<D>) {
+    if D <= 3 {
+        fastnoise_lite_row(g, ctx, NoiseType::OpenSimplex2, "OpenSimplex2", |_| {});
+    }
+    f64_peers!(
+        g,
+        ctx,
+        Simplex,
+        "noise-rs/Simplex get loop/f64/scalar",
+        simplex,
+        "libnoise/Simplex sample loop/f64/scalar"
+    );
+    let s = SEED as i64;
+    match D {
+        2 => loop64_row(
+            g,
+            ctx,
+            "opensimplex2/fast::noise2 loop/f64 in, f32 out/scalar",
+            |p| opensimplex2::fast::noise2(s, p[0], p[1]) as f64,
+        ),
+        3 => loop64_row(
+            g,
+            ctx,
+            "opensimplex2/fast::noise3_Fallback loop/f64 in, f32 out/scalar",
+            |p| opensimplex2::fast::noise3_Fallback(s, p[0], p[1], p[2]) as f64,
+        ),
+        4 => loop64_row(
+            g,
+            ctx,
+            "opensimplex2/fast::noise4_Fallback loop/f64 in, f32 out/scalar",
+            |p| opensimplex2::fast::noise4_Fallback(s, p[0], p[1], p[2], p[3]) as f64,
+        ),
+        _ => unreachable!(),
+    }
+}
+
+/// OpenSimplex2 and 2S's peers, in 2D and 3D: fastnoise-lite, the
+/// opensimplex2 crate (the Java's port) and noise-rs's nearest relatives.
+fn opensimplex2_peer_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx<D>) {
+    let seed = SEED;
+    assert!(D == 2 || D == 3, "the OpenSimplex2 peers run in 2D and 3D");
+    let smooth = ctx.w.kind == NoiseKind::OpenSimplex2S;
+    // fastnoise-lite in 3D: surflet's orientation (z up the main
+    // lattice diagonal, the Java's ImproveXY).
+    let (ty, label) = if smooth {
+        (NoiseType::OpenSimplex2S, "OpenSimplex2S")
+    } else {
+        (NoiseType::OpenSimplex2, "OpenSimplex2")
+    };
+    fastnoise_lite_row(g, ctx, ty, label, |fnl| {
+        fnl.set_rotation_type_3d(Some(RotationType3D::ImproveXYPlanes))
+    });
+    // The Java's port: 2D standard orientation, 3D ImproveXY.
+    let s = seed as i64;
+    match (D, smooth) {
+        (2, false) => loop64_row(
+            g,
+            ctx,
+            "opensimplex2/fast::noise2 loop/f64 in, f32 out/scalar",
+            |p| opensimplex2::fast::noise2(s, p[0], p[1]) as f64,
+        ),
+        (3, false) => loop64_row(
+            g,
+            ctx,
+            "opensimplex2/fast::noise3_ImproveXY loop/f64 in, f32 out/scalar",
+            |p| opensimplex2::fast::noise3_ImproveXY(s, p[0], p[1], p[2]) as f64,
+        ),
+        (2, true) => loop64_row(
+            g,
+            ctx,
+            "opensimplex2/smooth::noise2 loop/f64 in, f32 out/scalar",
+            |p| opensimplex2::smooth::noise2(s, p[0], p[1]) as f64,
+        ),
+        (3, true) => loop64_row(
+            g,
+            ctx,
+            "opensimplex2/smooth::noise3_ImproveXY loop/f64 in, f32 out/scalar",
+            |p| opensimplex2::smooth::noise3_ImproveXY(s, p[0], p[1], p[2]) as f64,
+        ),
+        _ => unreachable!(),
+    }
+    // noise-rs: SuperSimplex (OpenSimplex2S's predecessor, same
+    // lattice scale) for OpenSimplex2S; the original OpenSimplex,
+    // its coordinates scaled to the same lattice-point density
+    // (√3 in 2D, ∛4 in 3D), for OpenSimplex2.
+    if smooth {
+        let nr = noise::SuperSimplex::new(seed);
+        let id = "noise-rs/SuperSimplex get loop/f64/scalar";
+        match D {
+            2 => loop64_row(g, ctx, id, |p| nr.get(pt::<2>(&p))),
+            3 => loop64_row(g, ctx, id, |p| nr.get(pt::<3>(&p))),
+            _ => unreachable!(),
+        }
+    } else {
+        let nr = noise::OpenSimplex::new(seed);
+        let id = "noise-rs/OpenSimplex (2014, not OpenSimplex2) get loop/f64/scalar";
+        match D {
+            2 => loop64_row_scaled(g, ctx, id, 3f64.sqrt(), |p| nr.get(pt::<2>(&p))),
+            3 => loop64_row_scaled(g, ctx, id, 4f64.cbrt(), |p| nr.get(pt::<3>(&p))),
+            _ => unreachable!(),
+        }
+    }
+}
+
+/// Cellular noise's peers, in 2D and 3D, all returning the euclidean
+/// distance to the nearest point: fastnoise-lite, noise-rs and libnoise.
+fn cellular_peer_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx<D>) {
+    use fastnoise_lite::{CellularDistanceFunction, CellularReturnType};
+    let seed = SEED;
+    assert!(D == 2 || D == 3, "the cellular peers run in 2D and 3D");
+    fastnoise_lite_row(g, ctx, NoiseType::Cellular, "Cellular", |fnl| {
+        fnl.set_cellular_distance_function(Some(CellularDistanceFunction::Euclidean));
+        fnl.set_cellular_return_type(Some(CellularReturnType::Distance));
+        fnl.set_cellular_jitter(Some(JITTER as f32));
+    });
+    // noise-rs: euclidean distance (its default; set for clarity),
+    // distance returned (its default is the cell value), frequency 1.
+    let nr = noise::Worley::new(seed)
+        .set_distance_function(noise::core::worley::distance_functions::euclidean)
+        .set_return_type(noise::core::worley::ReturnType::Distance)
+        .set_frequency(1.0);
+    let id = "noise-rs/Worley get loop/f64/scalar";
+    match D {
+        2 => loop64_row(g, ctx, id, |p| nr.get(pt::<2>(&p))),
+        3 => loop64_row(g, ctx, id, |p| nr.get(pt::<3>(&p))),
+        _ => unreachable!(),
+    }
+    let id = "libnoise/Worley sample loop/f64/scalar";
+    match D {
+        2 => {
+            let ln = libnoise::Source::<2>::worley(seed as u64);
+            loop64_row(g, ctx, id, |p| ln.sample(pt::<2>(&p)))
+        }
+        3 => {
+            let ln = libnoise::Source::<3>::worley(seed as u64);
+            loop64_row(g, ctx, id, |p| ln.sample(pt::<3>(&p)))
+        }
+        _ => unreachable!(),
     }
 }

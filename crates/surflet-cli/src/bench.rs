@@ -177,114 +177,17 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
     if args.stack.save_config.is_some() {
         return Err(usage("--save-config does not apply to bench".into()));
     }
-    let period = args.stack.period();
-    let size = args.size.as_ref().map(|s| &s.0[..]).filter(|s| s.len() > 1);
-    let offset = match args.stack.value("offset") {
-        Some(stack_args::Value::Offset(o)) => Some(o.len()),
-        _ => None,
-    };
-    // Each of --dims, --period, --domain-offset and a --size of several
-    // sides fixes D.
-    let fixes = [
-        args.dims.map(|d| (usize::from(d), "--dims")),
-        period.map(|p| (p.len(), "--period")),
-        offset.map(|n| (n, "--domain-offset")),
-        size.map(|s| (s.len(), "--size")),
-    ];
-    let mut dims = None;
-    for (n, flag) in fixes.into_iter().flatten() {
-        match dims {
-            Some((d, first)) if d != n => {
-                return Err(usage(format!(
-                    "{flag} gives {n} dimensions but {first} gives {d}"
-                )));
-            }
-            _ => dims = Some((n, flag)),
-        }
-    }
-    let dims = match dims {
-        Some((d, _)) if (1..=4).contains(&d) => d,
-        Some((d, flag)) => {
-            return Err(usage(format!(
-                "{flag} gives {d} dimensions; bench takes 1 to 4 (one value per axis)"
-            )));
-        }
-        None => 2,
-    };
-    let noise = one_noise(
-        "KIND",
-        args.kind.map(NoiseName::of_kind),
-        args.stack.noise(),
-    )
-    .map_err(usage)?;
-    let noise = match noise {
-        Some((name, from)) => match name.family() {
-            Some(kind) => Some((kind, from)),
-            None => {
-                return Err(usage(format!(
-                    "bench measures the surflet family ({}); {name} is a reference port",
-                    stack_args::kinds()
-                )));
-            }
-        },
-        None => None,
-    };
+    let dims = dims_of(args)?;
+    let noise = family_noise(args)?;
     let resolved = args.stack.resolve(noise).map_err(usage)?;
-    let shape: Vec<usize> = match args.size.as_ref().map(|s| &s.0[..]) {
-        Some([n]) => vec![*n as usize; dims],
-        Some(s) => s.iter().map(|&n| n as usize).collect(),
-        None => vec![[1 << 20, 1024, 128, 32][dims - 1]; dims],
-    };
-    let size_text = || {
-        shape
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join("x")
-    };
-    if shape.iter().any(|&n| n > 1 << 24) {
-        return Err(usage(format!(
-            "--size {} has a side over 2^24 points; choose a smaller --size",
-            size_text()
-        )));
-    }
-    let samples = shape
-        .iter()
-        .try_fold(1usize, |n, &s| n.checked_mul(s))
-        .filter(|&n| n <= 1 << 28)
-        .ok_or_else(|| {
-            usage(format!(
-                "--size {} in {dims}D is more than 2^28 samples; choose a smaller --size",
-                size_text()
-            ))
-        })?;
+    let (shape, samples) = shape_of(args, dims)?;
     let spacing = args.scale.unwrap_or(0.03);
     let calls = or_default(&args.call, &[Call::Grid, Call::Points]);
     let precisions = or_default(&args.precision, &[Precision::F32]);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u16;
     let mut threads = or_default(&args.threads, &[1, cores]);
     threads.dedup();
-    let isas: Vec<Isa> = if args.isa.is_empty() {
-        vec![Isa::detect()]
-    } else {
-        let mut v = Vec::new();
-        for name in &args.isa {
-            let isa = name.isa();
-            if !isa.is_available() {
-                return Err(CliError::Runtime(format!(
-                    "this CPU does not support {}; it has {}",
-                    isa.name(),
-                    Isa::available()
-                        .iter()
-                        .map(|i| i.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )));
-            }
-            v.push(isa);
-        }
-        v
-    };
+    let isas = isas_of(args)?;
     let seconds = Duration::from_secs_f64(args.seconds.unwrap_or(0.5));
 
     let label = match &resolved.graph {
@@ -339,6 +242,126 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
         rows,
     };
     print(&report, args.json, out).map_err(CliError::Write)
+}
+
+/// The dimension: 2 unless --dims, --period or a --size of several sides
+/// fixes it, and those that do must agree.
+fn dims_of(args: &BenchArgs) -> Result<usize, CliError> {
+    let usage = CliError::Usage;
+    let period = args.stack.period();
+    let size = args.size.as_ref().map(|s| &s.0[..]).filter(|s| s.len() > 1);
+    let offset = match args.stack.value("offset") {
+        Some(stack_args::Value::Offset(o)) => Some(o.len()),
+        _ => None,
+    };
+    // Each of --dims, --period, --domain-offset and a --size of several
+    // sides fixes D.
+    let fixes = [
+        args.dims.map(|d| (usize::from(d), "--dims")),
+        period.map(|p| (p.len(), "--period")),
+        offset.map(|n| (n, "--domain-offset")),
+        size.map(|s| (s.len(), "--size")),
+    ];
+    let mut dims = None;
+    for (n, flag) in fixes.into_iter().flatten() {
+        match dims {
+            Some((d, first)) if d != n => {
+                return Err(usage(format!(
+                    "{flag} gives {n} dimensions but {first} gives {d}"
+                )));
+            }
+            _ => dims = Some((n, flag)),
+        }
+    }
+    match dims {
+        Some((d, _)) if (1..=4).contains(&d) => Ok(d),
+        Some((d, flag)) => Err(usage(format!(
+            "{flag} gives {d} dimensions; bench takes 1 to 4 (one value per axis)"
+        ))),
+        None => Ok(2),
+    }
+}
+
+/// The noise named by KIND or --noise, and which of them named it; only
+/// the surflet family is measured, not the reference ports.
+fn family_noise(args: &BenchArgs) -> Result<Option<(NoiseKind, &'static str)>, CliError> {
+    let usage = CliError::Usage;
+    let noise = one_noise(
+        "KIND",
+        args.kind.map(NoiseName::of_kind),
+        args.stack.noise(),
+    )
+    .map_err(usage)?;
+    match noise {
+        Some((name, from)) => match name.family() {
+            Some(kind) => Ok(Some((kind, from))),
+            None => Err(usage(format!(
+                "bench measures the surflet family ({}); {name} is a reference port",
+                stack_args::kinds()
+            ))),
+        },
+        None => Ok(None),
+    }
+}
+
+/// The points per axis (--size, or a default of about a million samples)
+/// and their product, both checked against what one call can hold.
+fn shape_of(args: &BenchArgs, dims: usize) -> Result<(Vec<usize>, usize), CliError> {
+    let usage = CliError::Usage;
+    let shape: Vec<usize> = match args.size.as_ref().map(|s| &s.0[..]) {
+        Some([n]) => vec![*n as usize; dims],
+        Some(s) => s.iter().map(|&n| n as usize).collect(),
+        None => vec![[1 << 20, 1024, 128, 32][dims - 1]; dims],
+    };
+    let size_text = || {
+        shape
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join("x")
+    };
+    if shape.iter().any(|&n| n > 1 << 24) {
+        return Err(usage(format!(
+            "--size {} has a side over 2^24 points; choose a smaller --size",
+            size_text()
+        )));
+    }
+    let samples = shape
+        .iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(s))
+        .filter(|&n| n <= 1 << 28)
+        .ok_or_else(|| {
+            usage(format!(
+                "--size {} in {dims}D is more than 2^28 samples; choose a smaller --size",
+                size_text()
+            ))
+        })?;
+    Ok((shape, samples))
+}
+
+/// The instruction sets measured: --isa, each of which this CPU must
+/// have, or the one the library picks.
+fn isas_of(args: &BenchArgs) -> Result<Vec<Isa>, CliError> {
+    if args.isa.is_empty() {
+        return Ok(vec![Isa::detect()]);
+    }
+    let mut v = Vec::new();
+    for name in &args.isa {
+        let isa = name.isa();
+        if !isa.is_available() {
+            return Err(CliError::Runtime(format!(
+                "this CPU does not support {}; it has {}",
+                isa.name(),
+                Isa::available()
+                    .iter()
+                    .map(|i| i.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        v.push(isa);
+    }
+    Ok(v)
 }
 
 fn or_default<T: Clone>(given: &[T], default: &[T]) -> Vec<T> {

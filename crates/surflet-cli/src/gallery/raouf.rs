@@ -23,17 +23,52 @@ pub(super) fn octave_sums_text() -> String {
 /// "Perlin Noise: A Procedural Generation Algorithm": 1D octaves and the
 /// heightmaps of Figures 8 and 9.
 pub(super) fn raouf(w: &mut StagedFiles, n: u32, seed: u64) -> Result<Section, CliError> {
-    // Raouf's FBM: amplitude 1 halving, frequency doubling, plain sum.
-    let params = |octaves: u32| FractalParams {
+    let eight = line(seed, 8)?;
+    let figures = vec![
+        frequencies(w, n, seed, &eight)?,
+        octave_sums(w, n, seed, &eight)?,
+        terrain_fbm(w, n, seed)?,
+        terrain_plain(w, n, seed)?,
+    ];
+    Ok(Section {
+        title: "Perlin Noise: A Procedural Generation Algorithm".into(),
+        source: "Raouf's Blog (<code>perlin-noise-procedural-generation.txt</code>), the \
+                 section <i>Fractal brownian motion (FBM)</i>: Figures 8 to 14."
+            .into(),
+        figures,
+    })
+}
+
+/// Raouf's FBM: amplitude 1 halving, frequency doubling, plain sum.
+fn params(octaves: u32) -> FractalParams {
+    FractalParams {
         octaves,
         normalize: false,
         ..FractalParams::new(FractalKind::Fbm)
-    };
-    let line = |octaves: u32| {
-        Fractal::new(Noise::<1>::new(NoiseKind::Perlin, seed), params(octaves))
-            .map_err(|e| runtime(e.to_string()))
-    };
-    let eight = line(8)?;
+    }
+}
+
+/// Raouf's FBM of 1D Perlin noise.
+fn line(seed: u64, octaves: u32) -> Result<Fractal<1>, CliError> {
+    Fractal::new(Noise::<1>::new(NoiseKind::Perlin, seed), params(octaves))
+        .map_err(|e| runtime(e.to_string()))
+}
+
+/// The 1D fBm as code, for the figures' parameters.
+fn fbm_code(seed: u64, k: u32) -> String {
+    format!(
+        "fbm of <code>Noise::&lt;1&gt;::new(NoiseKind::Perlin, {seed})</code>, {k} octaves, \
+         frequency 1, lacunarity 2, gain 0.5, amplitude 1, not normalised"
+    )
+}
+
+/// Figures 10 and 11: the first two octaves of `eight` on their own.
+fn frequencies(
+    w: &mut StagedFiles,
+    n: u32,
+    seed: u64,
+    eight: &Fractal<1>,
+) -> Result<Figure, CliError> {
     let octaves: Vec<_> = eight.octaves().collect();
     let octave = |k: usize| {
         let o = octaves[k];
@@ -69,7 +104,37 @@ pub(super) fn raouf(w: &mut StagedFiles, n: u32, seed: u64) -> Result<Section, C
         "perlin-1d-frequencies.svg",
         "Plot of 1D Perlin noise at frequency 1 and 2 over x from 0 to 3",
     )?;
+    let octave_note = "Raouf adds the <em>same</em> noise at doubled frequencies; surflet's \
+                       fBm gives each octave its own seed and a fraction-of-a-cell offset, so \
+                       the octaves do not all vanish together at the integers. Octave 0 is the \
+                       base noise itself.";
+    Ok(Figure {
+        id: "perlin-1d-frequencies",
+        title: "1D Perlin noise at frequency 1 and 2".into(),
+        images: vec![freq_img],
+        links: vec![freq_svg],
+        half: false,
+        caption: format!(
+            "Figures 10 and 11: 1D Perlin noise for x from 0 to 3 at frequency 1 \
+             (blue) and 2 (vermillion). At frequency 2 the curve crosses twice as many \
+             lattice cells over the same x range, so it is twice as bumpy. {octave_note}"
+        ),
+        params: format!(
+            "Octaves 0 and 1 of the {}, each at amplitude 1; {LINE_SAMPLES} segments per \
+             curve, drawn with plotters.",
+            fbm_code(seed, 8)
+        ),
+    })
+}
 
+/// Figures 12, 13 and 14: the sums of [`OCTAVE_SUMS`] octaves, the last
+/// of them `eight`.
+fn octave_sums(
+    w: &mut StagedFiles,
+    n: u32,
+    seed: u64,
+    eight: &Fractal<1>,
+) -> Result<Figure, CliError> {
     let mut sums = Vec::new();
     let mut peak: f64 = 0.0;
     let styles = [
@@ -79,7 +144,11 @@ pub(super) fn raouf(w: &mut StagedFiles, n: u32, seed: u64) -> Result<Section, C
         (Some(14), PALETTE[1], 1.0),
     ];
     for (k, (fig, colour, weight)) in OCTAVE_SUMS.into_iter().zip(styles) {
-        let f = if k == 8 { eight.clone() } else { line(k)? };
+        let f = if k == 8 {
+            eight.clone()
+        } else {
+            line(seed, k)?
+        };
         let points = curve(0.0, LINE_X, |x| f.get([x]));
         peak = points.iter().fold(peak, |m, p| m.max(p.1.abs()));
         let label = match fig {
@@ -115,118 +184,89 @@ pub(super) fn raouf(w: &mut StagedFiles, n: u32, seed: u64) -> Result<Section, C
             octave_sums_text()
         ),
     )?;
+    Ok(Figure {
+        id: "perlin-1d-octaves",
+        title: "Sums of 2, 3 and 8 octaves".into(),
+        images: vec![oct_img],
+        links: vec![oct_svg],
+        half: false,
+        caption: "Figures 12, 13 and 14: each octave doubles the frequency and halves the \
+                  amplitude of the one before; 2 octaves add bumps to the smooth curve of \
+                  Figure 10 (grey), 3 add smaller ones, and 8 give the detailed \
+                  &ldquo;chain of mountains&rdquo; the article describes, while keeping its \
+                  overall shape."
+            .into(),
+        params: format!(
+            "The {} for {} octaves (the sums share their octaves, so each curve adds \
+             detail to the previous one); {LINE_SAMPLES} segments per curve, drawn with \
+             plotters.",
+            fbm_code(seed, 8).replace(", 8 octaves", ""),
+            octave_sums_text()
+        ),
+    })
+}
 
+/// Figure 8: the terrain-coloured heightmap of 2D fBm.
+fn terrain_fbm(w: &mut StagedFiles, n: u32, seed: u64) -> Result<Figure, CliError> {
     let base = Noise::<2>::new(NoiseKind::Perlin, seed);
     let terrain =
         Fractal::new(base, params(TERRAIN_OCTAVES)).map_err(|e| runtime(e.to_string()))?;
-    let ramp = Ramp::terrain();
     let tf = TERRAIN_FREQUENCY;
-    let fbm_img = raster::ramped(n, tf, &ramp, |x, y| terrain.get([x, y]));
-    let plain_img = raster::ramped(n, tf, &ramp, |x, y| base.get([x, y]));
+    let fbm_img = raster::ramped(n, tf, &Ramp::terrain(), |x, y| terrain.get([x, y]));
     let fbm_img = png(
         w,
         "terrain-fbm.png",
         &fbm_img,
         "Terrain-coloured heightmap of 8-octave fBm of Perlin noise",
     )?;
+    Ok(Figure {
+        id: "terrain-fbm",
+        title: "Coloured heightmap with fBm".into(),
+        images: vec![fbm_img],
+        links: vec![],
+        half: true,
+        caption: "Figure 8: <i>a colored heightmap generated with Perlin noise with fractal \
+                  brownian motion</i>: coastlines, valleys and snowy ridges at every scale."
+            .into(),
+        params: format!(
+            "fbm of <code>Noise::&lt;2&gt;::new(NoiseKind::Perlin, {seed})</code>, \
+             {TERRAIN_OCTAVES} octaves, frequency 1, lacunarity 2, gain 0.5, amplitude 1, \
+             not normalised; {tf} lattice units across {n}&times;{n} pixels; render's \
+             built-in <code>terrain</code> ramp over [&minus;1, 1], clamped."
+        ),
+    })
+}
+
+/// Figure 9: the same heightmap of plain Perlin noise, fBm's first octave.
+fn terrain_plain(w: &mut StagedFiles, n: u32, seed: u64) -> Result<Figure, CliError> {
+    let base = Noise::<2>::new(NoiseKind::Perlin, seed);
+    let tf = TERRAIN_FREQUENCY;
+    let plain_img = raster::ramped(n, tf, &Ramp::terrain(), |x, y| base.get([x, y]));
     let plain_img = png(
         w,
         "terrain-plain.png",
         &plain_img,
         "Terrain-coloured heightmap of plain Perlin noise",
     )?;
-
-    let fbm_code = |k: u32| {
-        format!(
-            "fbm of <code>Noise::&lt;1&gt;::new(NoiseKind::Perlin, {seed})</code>, {k} octaves, \
-             frequency 1, lacunarity 2, gain 0.5, amplitude 1, not normalised"
-        )
-    };
-    let octave_note = "Raouf adds the <em>same</em> noise at doubled frequencies; surflet's \
-                       fBm gives each octave its own seed and a fraction-of-a-cell offset, so \
-                       the octaves do not all vanish together at the integers. Octave 0 is the \
-                       base noise itself.";
-    let figures = vec![
-        Figure {
-            id: "perlin-1d-frequencies",
-            title: "1D Perlin noise at frequency 1 and 2".into(),
-            images: vec![freq_img],
-            links: vec![freq_svg],
-            half: false,
-            caption: format!(
-                "Figures 10 and 11: 1D Perlin noise for x from 0 to 3 at frequency 1 \
-                 (blue) and 2 (vermillion). At frequency 2 the curve crosses twice as many \
-                 lattice cells over the same x range, so it is twice as bumpy. {octave_note}"
-            ),
-            params: format!(
-                "Octaves 0 and 1 of the {}, each at amplitude 1; {LINE_SAMPLES} segments per \
-                 curve, drawn with plotters.",
-                fbm_code(8)
-            ),
-        },
-        Figure {
-            id: "perlin-1d-octaves",
-            title: "Sums of 2, 3 and 8 octaves".into(),
-            images: vec![oct_img],
-            links: vec![oct_svg],
-            half: false,
-            caption: "Figures 12, 13 and 14: each octave doubles the frequency and halves the \
-                      amplitude of the one before; 2 octaves add bumps to the smooth curve of \
-                      Figure 10 (grey), 3 add smaller ones, and 8 give the detailed \
-                      &ldquo;chain of mountains&rdquo; the article describes, while keeping its \
-                      overall shape."
-                .into(),
-            params: format!(
-                "The {} for {} octaves (the sums share their octaves, so each curve adds \
-                 detail to the previous one); {LINE_SAMPLES} segments per curve, drawn with \
-                 plotters.",
-                fbm_code(8).replace(", 8 octaves", ""),
-                octave_sums_text()
-            ),
-        },
-        Figure {
-            id: "terrain-fbm",
-            title: "Coloured heightmap with fBm".into(),
-            images: vec![fbm_img],
-            links: vec![],
-            half: true,
-            caption: "Figure 8: <i>a colored heightmap generated with Perlin noise with fractal \
-                      brownian motion</i>: coastlines, valleys and snowy ridges at every scale."
-                .into(),
-            params: format!(
-                "fbm of <code>Noise::&lt;2&gt;::new(NoiseKind::Perlin, {seed})</code>, \
-                 {TERRAIN_OCTAVES} octaves, frequency 1, lacunarity 2, gain 0.5, amplitude 1, \
-                 not normalised; {tf} lattice units across {n}&times;{n} pixels; render's \
-                 built-in <code>terrain</code> ramp over [&minus;1, 1], clamped."
-            ),
-        },
-        Figure {
-            id: "terrain-plain",
-            title: "Coloured heightmap without fBm".into(),
-            images: vec![plain_img],
-            links: vec![],
-            half: true,
-            caption: "Figure 9: <i>a colored &ldquo;heightmap&rdquo; generated with Perlin \
-                      noise without fractal brownian motion</i> &mdash; the same Perlin noise \
-                      alone, which is the first octave of Figure 8. It is &ldquo;way too \
-                      smooth&rdquo;, as the article says. The coastline is the level 0, and \
-                      Perlin noise is 0 at every lattice point, so the coast runs through all \
-                      of them, crossing itself where a lattice point is a saddle; fBm's later \
-                      octaves, offset from the lattice, hide this."
-                .into(),
-            params: format!(
-                "<code>Noise::&lt;2&gt;::new(NoiseKind::Perlin, {seed})</code>, {tf} lattice \
-                 units across; the same image as <code>surflet render terrain.png --noise \
-                 perlin --seed {seed} --size {n} --scale {tf}/{n} --ramp terrain</code>."
-            ),
-        },
-    ];
-    Ok(Section {
-        title: "Perlin Noise: A Procedural Generation Algorithm".into(),
-        source: "Raouf's Blog (<code>perlin-noise-procedural-generation.txt</code>), the \
-                 section <i>Fractal brownian motion (FBM)</i>: Figures 8 to 14."
+    Ok(Figure {
+        id: "terrain-plain",
+        title: "Coloured heightmap without fBm".into(),
+        images: vec![plain_img],
+        links: vec![],
+        half: true,
+        caption: "Figure 9: <i>a colored &ldquo;heightmap&rdquo; generated with Perlin \
+                  noise without fractal brownian motion</i> &mdash; the same Perlin noise \
+                  alone, which is the first octave of Figure 8. It is &ldquo;way too \
+                  smooth&rdquo;, as the article says. The coastline is the level 0, and \
+                  Perlin noise is 0 at every lattice point, so the coast runs through all \
+                  of them, crossing itself where a lattice point is a saddle; fBm's later \
+                  octaves, offset from the lattice, hide this."
             .into(),
-        figures,
+        params: format!(
+            "<code>Noise::&lt;2&gt;::new(NoiseKind::Perlin, {seed})</code>, {tf} lattice \
+             units across; the same image as <code>surflet render terrain.png --noise \
+             perlin --seed {seed} --size {n} --scale {tf}/{n} --ramp terrain</code>."
+        ),
     })
 }
 

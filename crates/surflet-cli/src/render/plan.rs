@@ -211,6 +211,13 @@ fn format_of(args: &RenderArgs) -> Result<Format, String> {
         })
 }
 
+/// Said when a config without a `version` line is drawn at version 1's
+/// scale.
+const VERSION1_WARNING: &str = "warning: the config has no `version` line, so it is read as a \
+     version 1 file, drawn at one world unit per pixel as the first releases drew it (at \
+     frequency 1 that is one lattice cell per pixel: static). Put `version = 2` at its top for \
+     1/64 unit per pixel, or give --scale";
+
 impl Plan {
     /// Validates the options and the config; every error is a usage error.
     pub fn new(args: &RenderArgs) -> Result<Plan, String> {
@@ -234,14 +241,8 @@ impl Plan {
                 height: 512,
             },
         };
-        let PixelChoice {
-            mode,
-            ramp,
-            range_spec,
-            range,
-            sixteen,
-        } = pixel_choice(args, pixels, format)?;
-        let window = tile_window(args, size, range, format, mode)?;
+        let pc = pixel_choice(args, pixels, format)?;
+        let window = tile_window(args, size, pc.range, format, pc.mode)?;
         // The pixels rendered: the tile's, or the whole image's.
         let Size { width, height } = window.map_or(size, |w| w.size);
         let start = window.map_or([0, 0], |w| w.start);
@@ -253,7 +254,6 @@ impl Plan {
             looped,
             fps,
         } = choice;
-        let animated = frames > 1;
 
         let period = r.stack.period.as_deref();
         let period_len = period.map_or(0, <[u32]>::len);
@@ -274,21 +274,7 @@ impl Plan {
         })?;
 
         let (scale, version1_scale) = pixel_scale(args, &doc, period, cells, size)?;
-        let origin = match args.origin.as_deref() {
-            None => view.origin.unwrap_or([0.0, 0.0]),
-            Some(&[x, y]) => [x, y],
-            Some(o) => return Err(format!("--origin takes two values X,Y, got {}", o.len())),
-        };
-        let x = Axis {
-            origin: origin[0],
-            step: scale[0],
-            start: start[0],
-        };
-        let y = Axis {
-            origin: origin[1],
-            step: scale[1],
-            start: start[1],
-        };
+        let (origin, x, y) = image_axes(args, view, scale, start)?;
         let zw = [z.unwrap_or(0.0), w.unwrap_or(0.0)];
         let time = time_axis.map(|a| {
             let k = usize::from(a == TimeAxis::W);
@@ -317,38 +303,8 @@ impl Plan {
             .or(pixels.normal_format)
             .unwrap_or(NormalFormat::OpenGl);
         let normal_strength = args.normal_strength.or(pixels.normal_strength);
-        let content = if format.is_float() {
-            Content::Float
-        } else {
-            match mode {
-                Mode::Gray => Content::Gray,
-                Mode::Ramp => Content::Ramp(match &ramp {
-                    Some(spec) => Ramp::parse(spec).map_err(|e| e.to_string())?,
-                    None => Ramp::terrain(),
-                }),
-                Mode::Normal => {
-                    // Lattice cells per pixel, so that the default keeps the
-                    // same look whatever the scale and frequency.
-                    let f = (scale[0].value() * scale[1].value()).sqrt() * cells;
-                    let strength = normal_strength.unwrap_or(0.25 / f);
-                    if !strength.is_finite() {
-                        return Err("--normal-strength is too large".into());
-                    }
-                    Content::Normal(NormalEncoder {
-                        strength,
-                        format: normal_format,
-                    })
-                }
-            }
-        };
-
-        let max = format.max_side();
-        if u64::from(width) > max || u64::from(height) > max {
-            return Err(format!(
-                "{width}x{height} is too large for {}, which holds at most {max} pixels per side",
-                format.name()
-            ));
-        }
+        let content = content_of(format, &pc, normal_format, normal_strength, scale, cells)?;
+        check_side(format, width, height)?;
 
         // Everything above, as a config that reproduces it.
         let saved = Document {
@@ -364,28 +320,8 @@ impl Plan {
                 z: (dims >= 3).then_some(zw[0]),
                 w: (dims >= 4).then_some(zw[1]),
             },
-            pixels: PixelSpec {
-                mode: Some(mode),
-                ramp: if mode == Mode::Ramp { ramp } else { None },
-                range: (mode != Mode::Normal).then_some(range_spec),
-                normal_strength: if mode == Mode::Normal {
-                    normal_strength
-                } else {
-                    None
-                },
-                normal_format: (mode == Mode::Normal).then_some(normal_format),
-            },
-            animation: if animated {
-                Animation {
-                    frames: Some(frames),
-                    axis: time_axis,
-                    step: Some(step),
-                    looped: Some(looped),
-                    fps: Some(fps),
-                }
-            } else {
-                Animation::default()
-            },
+            pixels: pixel_spec(&pc, normal_strength, normal_format),
+            animation: animation_spec(&choice, step),
         };
 
         let plan = Plan {
@@ -400,23 +336,24 @@ impl Plan {
             time,
             frames,
             content,
-            sixteen,
-            range,
+            sixteen: pc.sixteen,
+            range: pc.range,
             timing: Timing { fps },
             overwrite: !args.no_clobber,
             quiet: args.quiet,
-            warning: version1_scale.then(|| {
-                "warning: the config has no `version` line, so it is read as a version 1 \
-                 file, drawn at one world unit per pixel as the first releases drew it (at \
-                 frequency 1 that is one lattice cell per pixel: static). Put `version = 2` \
-                 at its top for 1/64 unit per pixel, or give --scale"
-                    .to_string()
-            }),
+            warning: version1_scale.then(|| VERSION1_WARNING.to_string()),
             save_config: args.stack.save_config.clone().map(|p| (p, saved.clone())),
             look: saved,
         };
-        if matches!(plan.range, Range::Documented) && !matches!(plan.content, Content::Float) {
-            let (lo, hi) = plan.field.range();
+        plan.check_documented_range()?;
+        Ok(plan)
+    }
+
+    /// A documented range maps onto pixels only if it is finite (float
+    /// outputs keep the raw values and need no mapping).
+    fn check_documented_range(&self) -> Result<(), String> {
+        if matches!(self.range, Range::Documented) && !matches!(self.content, Content::Float) {
+            let (lo, hi) = self.field.range();
             if !(lo.is_finite() && hi.is_finite()) {
                 return Err(format!(
                     "the graph's derived range is [{lo}, {hi}] (a division by a field that can be \
@@ -425,7 +362,7 @@ impl Plan {
                 ));
             }
         }
-        Ok(plan)
+        Ok(())
     }
 
     pub fn pixels(&self) -> u128 {
@@ -555,6 +492,64 @@ fn pixel_choice(
     })
 }
 
+/// What each pixel holds. A normal map's default strength scales with the
+/// lattice cells per pixel, so that it keeps the same look whatever the
+/// scale and frequency.
+fn content_of(
+    format: Format,
+    pc: &PixelChoice,
+    normal_format: NormalFormat,
+    normal_strength: Option<f64>,
+    scale: [Ratio; 2],
+    cells: f64,
+) -> Result<Content, String> {
+    if format.is_float() {
+        return Ok(Content::Float);
+    }
+    Ok(match pc.mode {
+        Mode::Gray => Content::Gray,
+        Mode::Ramp => Content::Ramp(match &pc.ramp {
+            Some(spec) => Ramp::parse(spec).map_err(|e| e.to_string())?,
+            None => Ramp::terrain(),
+        }),
+        Mode::Normal => {
+            let f = (scale[0].value() * scale[1].value()).sqrt() * cells;
+            let strength = normal_strength.unwrap_or(0.25 / f);
+            if !strength.is_finite() {
+                return Err("--normal-strength is too large".into());
+            }
+            Content::Normal(NormalEncoder {
+                strength,
+                format: normal_format,
+            })
+        }
+    })
+}
+
+/// The config's `[pixels]` for a choice: only the settings its mode reads.
+fn pixel_spec(
+    pc: &PixelChoice,
+    normal_strength: Option<f64>,
+    normal_format: NormalFormat,
+) -> PixelSpec {
+    let mode = pc.mode;
+    PixelSpec {
+        mode: Some(mode),
+        ramp: if mode == Mode::Ramp {
+            pc.ramp.clone()
+        } else {
+            None
+        },
+        range: (mode != Mode::Normal).then_some(pc.range_spec),
+        normal_strength: if mode == Mode::Normal {
+            normal_strength
+        } else {
+            None
+        },
+        normal_format: (mode == Mode::Normal).then_some(normal_format),
+    }
+}
+
 /// The frames and the time axis, from the flags over the config's
 /// `[animation]`.
 #[derive(Clone, Copy)]
@@ -601,6 +596,21 @@ fn frames_choice(args: &RenderArgs, anim: &Animation, format: Format) -> Result<
         looped,
         fps,
     })
+}
+
+/// The config's `[animation]` for the frames: empty for a still image.
+fn animation_spec(f: &Frames, step: Ratio) -> Animation {
+    if f.frames > 1 {
+        Animation {
+            frames: Some(f.frames),
+            axis: f.time_axis,
+            step: Some(step),
+            looped: Some(f.looped),
+            fps: Some(f.fps),
+        }
+    } else {
+        Animation::default()
+    }
 }
 
 /// The dimension: --dims, else the config's, else the largest any option
@@ -709,6 +719,44 @@ fn time_step(
         loop_period = Some((axis, whole as u32));
     }
     Ok((step, loop_period))
+}
+
+/// The image's x and y axes from the origin (given or the config's), the
+/// scale and the first pixel rendered; and the origin, for the config.
+fn image_axes(
+    args: &RenderArgs,
+    view: &View,
+    scale: [Ratio; 2],
+    start: [u64; 2],
+) -> Result<([f64; 2], Axis, Axis), String> {
+    let origin = match args.origin.as_deref() {
+        None => view.origin.unwrap_or([0.0, 0.0]),
+        Some(&[x, y]) => [x, y],
+        Some(o) => return Err(format!("--origin takes two values X,Y, got {}", o.len())),
+    };
+    let x = Axis {
+        origin: origin[0],
+        step: scale[0],
+        start: start[0],
+    };
+    let y = Axis {
+        origin: origin[1],
+        step: scale[1],
+        start: start[1],
+    };
+    Ok((origin, x, y))
+}
+
+/// Checks that the format can hold an image of this size.
+fn check_side(format: Format, width: u32, height: u32) -> Result<(), String> {
+    let max = format.max_side();
+    if u64::from(width) > max || u64::from(height) > max {
+        return Err(format!(
+            "{width}x{height} is too large for {}, which holds at most {max} pixels per side",
+            format.name()
+        ));
+    }
+    Ok(())
 }
 
 /// World units per pixel: given, the config's (scaled by --same-view), one

@@ -218,16 +218,58 @@ pub(crate) fn cellular<S: Simd, const D: usize, const PERIODIC: bool>(
     p: [S::F; D],
 ) -> (S::F, [S::F; D]) {
     let cl = &field.cell;
-    let dist = cl.distance;
+    let zero = s.zero();
+    let at = locate::<S, D, PERIODIC>(s, field, &p);
+    let mut near = search::<S, D, PERIODIC>(s, field, &at);
+    if cl.distance == CellularDistance::Euclidean {
+        near.f1 = s.sqrt(near.f1);
+        near.f2 = s.sqrt(near.f2);
+    }
+    let nan = poison(s, &p);
+    if cl.ret == CellularReturn::CellValue {
+        let h = lowbias32(s, s.u_xor(near.h1, s.u_splat(SALT_VALUE)));
+        let v = lattice_value(s, h);
+        let mut g = [zero; D];
+        for a in 0..D {
+            g[a] = s.add(zero, nan);
+        }
+        return (s.add(v, nan), g);
+    }
+    let (v, g) = distance_return(s, cl, &near);
+    let mut out_g = [zero; D];
+    for a in 0..D {
+        out_g[a] = s.add(s.mul(g[a], cl.scale), nan);
+    }
+    // No clamp: the range is a supremum and the margin covers rounding,
+    // which the range tests check at 10^6 points per option.
+    let v = s.mul(s.sub(v, cl.mid), cl.scale);
+    (s.add(v, nan), out_g)
+}
+
+/// Where a point lies on the lattice, per axis.
+struct Located<S: Simd, const D: usize> {
+    /// `½ − f`, so that the cell `k` away has `b = k + (½ − f)`.
+    h_f: [S::F; D],
+    /// The cell as the hash sees it (not periodic).
+    cell_u: [S::U; D],
+    /// The cell as a float, to wrap (periodic).
+    cell_f: [S::F; D],
+}
+
+/// Splits `p` into cell and fraction on every axis.
+#[inline(always)]
+fn locate<S: Simd, const D: usize, const PERIODIC: bool>(
+    s: S,
+    field: &LaneParams<S>,
+    p: &[S::F; D],
+) -> Located<S, D> {
     let zero = s.zero();
     let half = s.c(0.5);
-    let inf = s.c(f64::INFINITY);
-
-    // Per axis: `½ − f` (so that `b = k + (½ − f)`) and the cell, as the
-    // hash sees it or as a float to wrap.
-    let mut h_f = [zero; D];
-    let mut cell_u = [s.u_splat(0); D];
-    let mut cell_f = [zero; D];
+    let mut at = Located {
+        h_f: [zero; D],
+        cell_u: [s.u_splat(0); D],
+        cell_f: [zero; D],
+    };
     for a in 0..D {
         let (c, f) = if PERIODIC {
             split_periodic(s, p[a], field.period.f[a], field.period.inv[a])
@@ -238,25 +280,56 @@ pub(crate) fn cellular<S: Simd, const D: usize, const PERIODIC: bool>(
         // would keep the search going: search at f = 0, c = 0 instead, and
         // poison the result at the end.
         let f = s.max(f, zero);
-        h_f[a] = s.sub(half, f);
+        at.h_f[a] = s.sub(half, f);
         if PERIODIC {
-            cell_f[a] = s.max(c, zero);
+            at.cell_f[a] = s.max(c, zero);
         } else {
-            cell_u[a] = s.cell(c);
+            at.cell_u[a] = s.cell(c);
         }
     }
+    at
+}
 
+/// The two nearest feature points of each lane, as far as the search has
+/// gone.
+struct Nearest<S: Simd, const D: usize> {
+    /// The smallest distance (squared for euclidean until the end).
+    f1: S::F,
+    /// The second smallest.
+    f2: S::F,
+    /// The offset of the nearest point.
+    d1: [S::F; D],
+    /// The offset of the second nearest.
+    d2: [S::F; D],
+    /// The hash of the nearest point's cell.
+    h1: S::U,
+}
+
+/// The branch-and-bound search of the module docs, over the whole lattice.
+#[inline(always)]
+fn search<S: Simd, const D: usize, const PERIODIC: bool>(
+    s: S,
+    field: &LaneParams<S>,
+    at: &Located<S, D>,
+) -> Nearest<S, D> {
+    let cl = &field.cell;
+    let dist = cl.distance;
+    let zero = s.zero();
+    let inf = s.c(f64::INFINITY);
     let cap = D as i32 + 2;
-    let mut f1 = inf;
-    let mut f2 = inf;
-    let mut d1 = [zero; D];
-    let mut d2 = [zero; D];
-    let mut h1 = s.u_splat(0);
+    let mut near = Nearest {
+        f1: inf,
+        f2: inf,
+        d1: [zero; D],
+        d2: [zero; D],
+        h1: s.u_splat(0),
+    };
 
-    // Branch-and-bound state per axis (see the module docs).
+    // Per axis, the visit and the sides it has finished, the bound with
+    // axes a..D fixed, and the fixed cell's `b` and primed coordinate.
     let mut idx = [0i32; D];
     let mut done = [[false; 2]; D];
-    let mut bnd = [zero; D]; // bound with axes a..D fixed
+    let mut bnd = [zero; D];
     let mut b = [zero; D];
     let mut primed = [s.u_splat(0); D];
     let mut level = D - 1;
@@ -276,11 +349,11 @@ pub(crate) fn cellular<S: Simd, const D: usize, const PERIODIC: bool>(
             idx[level] += 1;
             continue;
         }
-        let bk = s.add(s.c(k as f64), h_f[level]);
+        let bk = s.add(s.c(k as f64), at.h_f[level]);
         let l = s.max(s.sub(s.abs(bk), cl.reach), zero);
         let outer = if level == D - 1 { zero } else { bnd[level + 1] };
         let lb = combine(s, dist, outer, term(s, dist, l));
-        if !s.any(s.lt(lb, f2)) {
+        if !s.any(s.lt(lb, near.f2)) {
             done[level][side] = true;
             if k == 0 {
                 done[level][1] = true;
@@ -290,20 +363,7 @@ pub(crate) fn cellular<S: Simd, const D: usize, const PERIODIC: bool>(
         }
         b[level] = bk;
         bnd[level] = lb;
-        primed[level] = if PERIODIC {
-            let c = wrap(
-                s,
-                s.add(cell_f[level], s.c(k as f64)),
-                field.period.f[level],
-                field.period.inv[level],
-            );
-            s.u_mul(s.f_to_i(c), s.u_splat(PRIMES[level]))
-        } else {
-            s.u_mul(
-                s.u_add(cell_u[level], s.u_splat(k as u32)),
-                s.u_splat(PRIMES[level]),
-            )
-        };
+        primed[level] = primed_cell::<S, D, PERIODIC>(s, field, at, level, k);
         if level > 0 {
             level -= 1;
             idx[level] = 0;
@@ -311,112 +371,141 @@ pub(crate) fn cellular<S: Simd, const D: usize, const PERIODIC: bool>(
             continue;
         }
         idx[0] += 1;
+        visit(s, field, &b, &primed, &mut near);
+    }
+    near
+}
 
-        // A cell: its point's offset and distance.
-        let mut h = field.key;
-        for a in 0..D {
-            h = s.u_xor(h, primed[a]);
-        }
-        let h = lowbias32(s, h);
-        let h2 = if D > 2 {
-            lowbias32(s, s.u_xor(h, s.u_splat(SALT_UV)))
-        } else {
-            h
+/// The cell `k` away from the point's on axis `a`, times that axis's prime:
+/// its share of the cell's hash.
+#[inline(always)]
+fn primed_cell<S: Simd, const D: usize, const PERIODIC: bool>(
+    s: S,
+    field: &LaneParams<S>,
+    at: &Located<S, D>,
+    a: usize,
+    k: i32,
+) -> S::U {
+    if PERIODIC {
+        let c = wrap(
+            s,
+            s.add(at.cell_f[a], s.c(k as f64)),
+            field.period.f[a],
+            field.period.inv[a],
+        );
+        s.u_mul(s.f_to_i(c), s.u_splat(PRIMES[a]))
+    } else {
+        s.u_mul(
+            s.u_add(at.cell_u[a], s.u_splat(k as u32)),
+            s.u_splat(PRIMES[a]),
+        )
+    }
+}
+
+/// One cell of the search: its point's offset `d = b + j(u − ½)` and
+/// distance, kept if among the two nearest.
+#[inline(always)]
+fn visit<S: Simd, const D: usize>(
+    s: S,
+    field: &LaneParams<S>,
+    b: &[S::F; D],
+    primed: &[S::U; D],
+    near: &mut Nearest<S, D>,
+) {
+    let cl = &field.cell;
+    let dist = cl.distance;
+    let zero = s.zero();
+    let half = s.c(0.5);
+    let mut h = field.key;
+    for a in 0..D {
+        h = s.u_xor(h, primed[a]);
+    }
+    let h = lowbias32(s, h);
+    let h2 = if D > 2 {
+        lowbias32(s, s.u_xor(h, s.u_splat(SALT_UV)))
+    } else {
+        h
+    };
+    let mut d = [zero; D];
+    let mut key = zero;
+    // Outermost axis first, the order the bound sums in (module docs, (2)).
+    for a in (0..D).rev() {
+        let bits = match a {
+            0 => s.u_shr::<16>(h),
+            1 => s.u_and(h, s.u_splat(0xFFFF)),
+            2 => s.u_shr::<16>(h2),
+            _ => s.u_and(h2, s.u_splat(0xFFFF)),
         };
-        let mut d = [zero; D];
-        let mut key = zero;
-        for a in (0..D).rev() {
-            let bits = match a {
-                0 => s.u_shr::<16>(h),
-                1 => s.u_and(h, s.u_splat(0xFFFF)),
-                2 => s.u_shr::<16>(h2),
-                _ => s.u_and(h2, s.u_splat(0xFFFF)),
-            };
-            let u = s.mul(s.i_to_f(bits), s.c(1.0 / 65536.0));
-            d[a] = s.add(b[a], s.mul(cl.jitter, s.sub(u, half)));
-            key = combine(s, dist, key, term(s, dist, s.abs(d[a])));
-        }
-        let lt1 = s.lt(key, f1);
-        let lt2 = s.lt(key, f2);
-        f2 = s.select(lt1, f1, s.select(lt2, key, f2));
-        for a in 0..D {
-            d2[a] = s.select(lt1, d1[a], s.select(lt2, d[a], d2[a]));
-            d1[a] = s.select(lt1, d[a], d1[a]);
-        }
-        f1 = s.select(lt1, key, f1);
-        h1 = s.u_blend(s.m_to_u(lt1), h, h1);
+        let u = s.mul(s.i_to_f(bits), s.c(1.0 / 65536.0));
+        d[a] = s.add(b[a], s.mul(cl.jitter, s.sub(u, half)));
+        key = combine(s, dist, key, term(s, dist, s.abs(d[a])));
     }
+    let lt1 = s.lt(key, near.f1);
+    let lt2 = s.lt(key, near.f2);
+    near.f2 = s.select(lt1, near.f1, s.select(lt2, key, near.f2));
+    for a in 0..D {
+        near.d2[a] = s.select(lt1, near.d1[a], s.select(lt2, d[a], near.d2[a]));
+        near.d1[a] = s.select(lt1, d[a], near.d1[a]);
+    }
+    near.f1 = s.select(lt1, key, near.f1);
+    near.h1 = s.u_blend(s.m_to_u(lt1), h, near.h1);
+}
 
-    if dist == CellularDistance::Euclidean {
-        f1 = s.sqrt(f1);
-        f2 = s.sqrt(f2);
-    }
-    let nan = poison(s, &p);
-    let (v, g) = match cl.ret {
-        CellularReturn::CellValue => {
-            let v = lattice_value(s, lowbias32(s, s.u_xor(h1, s.u_splat(SALT_VALUE))));
-            let mut g = [zero; D];
-            for a in 0..D {
-                g[a] = s.add(zero, nan);
-            }
-            return (s.add(v, nan), g);
+/// A return other than the cell value, unscaled, and its gradient, from the
+/// two nearest points (euclidean distances already square-rooted).
+#[inline(always)]
+fn distance_return<S: Simd, const D: usize>(
+    s: S,
+    cl: &CellLanes<S>,
+    near: &Nearest<S, D>,
+) -> (S::F, [S::F; D]) {
+    let zero = s.zero();
+    let (f1, f2) = (near.f1, near.f2);
+    let g1 = distance_gradient(s, cl.distance, &near.d1, f1);
+    let g2 = distance_gradient(s, cl.distance, &near.d2, f2);
+    let mut g = [zero; D];
+    let v = match cl.ret {
+        CellularReturn::F1 => {
+            g = g1;
+            f1
         }
-        ret => {
-            let g1 = distance_gradient(s, dist, &d1, f1);
-            let g2 = distance_gradient(s, dist, &d2, f2);
-            let mut g = [zero; D];
-            let v = match ret {
-                CellularReturn::F1 => {
-                    g = g1;
-                    f1
-                }
-                CellularReturn::F2 => {
-                    g = g2;
-                    f2
-                }
-                CellularReturn::F2MinusF1 => {
-                    for a in 0..D {
-                        g[a] = s.sub(g2[a], g1[a]);
-                    }
-                    s.sub(f2, f1)
-                }
-                CellularReturn::F1PlusF2 => {
-                    for a in 0..D {
-                        g[a] = s.add(g1[a], g2[a]);
-                    }
-                    s.add(f1, f2)
-                }
-                CellularReturn::F1TimesF2 => {
-                    for a in 0..D {
-                        g[a] = s.add(s.mul(g1[a], f2), s.mul(f1, g2[a]));
-                    }
-                    s.mul(f1, f2)
-                }
-                _ => {
-                    // f1/f2; f2 = 0 only if two points coincide with p,
-                    // where the ratio (a tie) is 1.
-                    let ok = s.gt(f2, zero);
-                    let den = s.select(ok, f2, s.c(1.0));
-                    let r = s.div(f1, den);
-                    let den2 = s.mul(den, den);
-                    for a in 0..D {
-                        let num = s.sub(s.mul(g1[a], den), s.mul(f1, g2[a]));
-                        g[a] = s.keep(ok, s.div(num, den2));
-                    }
-                    s.select(ok, r, s.c(1.0))
-                }
-            };
-            (v, g)
+        CellularReturn::F2 => {
+            g = g2;
+            f2
+        }
+        CellularReturn::F2MinusF1 => {
+            for a in 0..D {
+                g[a] = s.sub(g2[a], g1[a]);
+            }
+            s.sub(f2, f1)
+        }
+        CellularReturn::F1PlusF2 => {
+            for a in 0..D {
+                g[a] = s.add(g1[a], g2[a]);
+            }
+            s.add(f1, f2)
+        }
+        CellularReturn::F1TimesF2 => {
+            for a in 0..D {
+                g[a] = s.add(s.mul(g1[a], f2), s.mul(f1, g2[a]));
+            }
+            s.mul(f1, f2)
+        }
+        _ => {
+            // f1/f2; f2 = 0 only if two points coincide with p,
+            // where the ratio (a tie) is 1.
+            let ok = s.gt(f2, zero);
+            let den = s.select(ok, f2, s.c(1.0));
+            let r = s.div(f1, den);
+            let den2 = s.mul(den, den);
+            for a in 0..D {
+                let num = s.sub(s.mul(g1[a], den), s.mul(f1, g2[a]));
+                g[a] = s.keep(ok, s.div(num, den2));
+            }
+            s.select(ok, r, s.c(1.0))
         }
     };
-    let mut out_g = [zero; D];
-    for a in 0..D {
-        out_g[a] = s.add(s.mul(g[a], cl.scale), nan);
-    }
-    // No clamp: the range is a supremum and the margin covers rounding,
-    // which the range tests check at 10^6 points per option.
-    let v = s.mul(s.sub(v, cl.mid), cl.scale);
-    (s.add(v, nan), out_g)
+    (v, g)
 }
 
 /// An integer-valued `c` reduced into `[0, P)`.

@@ -768,17 +768,26 @@ fn graphs(d: usize) -> impl Strategy<Value = Graph> {
 /// field by field, so a new key fails to compile here until it is compared
 /// too, and a new node panics.
 fn bit_key(g: &Graph) -> String {
-    fn num(out: &mut String, x: f64) {
+    let mut out = String::new();
+    key::walk(&mut out, g);
+    out
+}
+
+/// `bit_key`'s writers, one per part of a graph.
+mod key {
+    use super::{Graph, Stack};
+
+    pub(super) fn num(out: &mut String, x: f64) {
         out.push_str(&format!("{:016x} ", x.to_bits()));
     }
-    fn nums(out: &mut String, xs: &[f64]) {
+    pub(super) fn nums(out: &mut String, xs: &[f64]) {
         out.push('[');
         for &x in xs {
             num(out, x);
         }
         out.push(']');
     }
-    fn fractal(out: &mut String, f: &Option<surflet::FractalDesc>) {
+    pub(super) fn fractal(out: &mut String, f: &Option<surflet::FractalDesc>) {
         let Some(f) = f else {
             out.push_str("nofractal ");
             return;
@@ -801,7 +810,7 @@ fn bit_key(g: &Graph) -> String {
             weight.map(f64::to_bits)
         ));
     }
-    fn stack(out: &mut String, s: &Stack) {
+    pub(super) fn stack(out: &mut String, s: &Stack) {
         let Stack {
             noise,
             distance,
@@ -840,7 +849,7 @@ fn bit_key(g: &Graph) -> String {
             fractal(out, wf);
         }
     }
-    fn walk(out: &mut String, g: &Graph) {
+    pub(super) fn walk(out: &mut String, g: &Graph) {
         let mut sub = |name: &str, kids: &[&Graph], xs: &[f64]| {
             out.push_str(name);
             out.push('(');
@@ -917,9 +926,6 @@ fn bit_key(g: &Graph) -> String {
             other => panic!("bit_key does not know {other:?}"),
         }
     }
-    let mut out = String::new();
-    walk(&mut out, g);
-    out
 }
 
 /// Values and gradients of `a` and `b` (bits) at `points`, or the same
