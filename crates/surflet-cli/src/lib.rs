@@ -25,6 +25,7 @@ mod sample;
 mod sampled;
 #[cfg(feature = "serve")]
 mod serve;
+mod shader;
 mod stack_args;
 mod stack_field;
 mod units;
@@ -111,6 +112,10 @@ enum Command {
     /// the `serve` feature).
     #[cfg(not(feature = "serve"))]
     Serve(absent::AbsentArgs),
+    /// Print a noise or stack as shader source (WGSL) for your own GPU
+    /// pipeline.
+    #[command(long_about = shader::LONG_ABOUT)]
+    Shader(Box<shader::ShaderArgs>),
     /// Explain a topic (coordinates, stacks, graphs, config) or a
     /// subcommand.
     Help(help::HelpArgs),
@@ -200,6 +205,7 @@ pub fn main() -> ExitCode {
         #[cfg(not(feature = "plots"))]
         Command::Gallery(_) => Err(absent::absent("gallery", "plots")),
         Command::Bench(args) => bench::run(args, io::stdout().lock()),
+        Command::Shader(args) => shader::run(args, io::stdout().lock()),
         #[cfg(feature = "plots")]
         Command::Analyze(args) => analyze::run(args),
         #[cfg(not(feature = "plots"))]
@@ -237,6 +243,7 @@ pub fn main() -> ExitCode {
                 Command::Render(_) => "surflet render",
                 Command::Gallery(_) => "surflet gallery",
                 Command::Bench(_) => "surflet bench",
+                Command::Shader(_) => "surflet shader",
                 Command::Analyze(_) => "surflet analyze",
                 Command::Serve(_) => "surflet serve",
                 Command::Help(_) => "surflet help",

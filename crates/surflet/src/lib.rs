@@ -102,6 +102,9 @@ mod seed;
 pub(crate) mod simd;
 pub mod stack;
 pub mod warp;
+#[cfg(feature = "wgsl")]
+#[cfg_attr(docsrs, doc(cfg(feature = "wgsl")))]
+pub mod wgsl;
 
 // The README's Rust examples run as doctests. crates/surflet/README.md is
 // a link to the repository's README, which `cargo package` copies into the

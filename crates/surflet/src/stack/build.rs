@@ -144,6 +144,12 @@ impl<const D: usize> Evaluator<D> {
         self.fractal.tile()
     }
 
+    /// The compiled program (the WGSL generator writes it out).
+    #[cfg(feature = "wgsl")]
+    pub(crate) fn program(&self) -> &Program<D> {
+        &self.program
+    }
+
     /// Its grid call for the grid's points `start..start + out.len()`
     /// alone: the same bits as the whole grid's (a graph's leaf over one
     /// block of a grid).

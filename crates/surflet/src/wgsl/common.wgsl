@@ -1,0 +1,169 @@
+// surflet: what every kernel shares (kernel/hash.rs, kernel/lattice.rs,
+// kernel/gradients.rs and the fade of kernel/mod.rs), operation for
+// operation in f32.
+//
+// Exactness rules followed throughout:
+// - every product that feeds an addition goes through surflet_p, so that
+//   no driver can fuse the two into a multiply-add (one rounding where the
+//   CPU has two);
+// - min and max are written as selects with the CPU's operand order, so a
+//   NaN operand gives the CPU's answer (WGSL leaves min/max of NaN open);
+// - constants are hexadecimal float literals, exact.
+
+// The opaque zero: the entry point sets it from a uniform that holds 0, so
+// no compiler can fold it away. A pipeline that never sets it still runs
+// correctly, but its driver may then fuse products into multiply-adds.
+var<private> surflet_zero: u32;
+
+// A product, rounded on its own before it is added to anything.
+fn surflet_p(x: f32) -> f32 {
+    return bitcast<f32>(bitcast<u32>(x) ^ surflet_zero);
+}
+
+fn surflet_min(a: f32, b: f32) -> f32 {
+    return select(b, a, a < b);
+}
+
+fn surflet_max(a: f32, b: f32) -> f32 {
+    return select(b, a, a > b);
+}
+
+const SURFLET_PRIME_X: u32 = 0x9E3779B1u;
+const SURFLET_PRIME_Y: u32 = 0x85EBCA77u;
+const SURFLET_PRIME_Z: u32 = 0xC2B2AE3Du;
+
+// Chris Wellons' lowbias32, the corner-hash finaliser.
+fn surflet_lowbias32(h0: u32) -> u32 {
+    var h = h0 ^ (h0 >> 16u);
+    h = h * 0x7FEB352Du;
+    h = h ^ (h >> 15u);
+    h = h * 0x846CA68Bu;
+    return h ^ (h >> 16u);
+}
+
+// A lattice value: the top 24 hash bits as an odd multiple of 2^-24.
+fn surflet_lattice_value(h: u32) -> f32 {
+    let k = (h >> 8u) << 1u;
+    let odd = (k + 1u) - (1u << 24u);
+    return f32(bitcast<i32>(odd)) * 0x1p-24f;
+}
+
+// floor(3 * top 24 bits / 2^24).
+fn surflet_three_way(h: u32) -> u32 {
+    let top = h >> 8u;
+    return ((top + top) + top) >> 24u;
+}
+
+// v with its sign flipped where bit `b` of h is set (an exact flip; zero
+// becomes -0.0).
+fn surflet_flip(h: u32, b: u32, v: f32) -> f32 {
+    return bitcast<f32>(bitcast<u32>(v) ^ (((h >> b) & 1u) << 31u));
+}
+
+// The lattice cell of an integer-valued float, modulo 2^32; NaN and
+// infinities give 0.
+fn surflet_cell(fl: f32) -> u32 {
+    let limit = 0x1p31f;
+    if (abs(fl) < limit) {
+        return bitcast<u32>(i32(fl));
+    }
+    let two32 = 0x1p32f;
+    let q = floor(fl * 0x1p-32f);
+    var r = fl - surflet_p(q * two32);
+    r = select(r, r - two32, r >= limit);
+    let finite = abs(r) <= limit;
+    return bitcast<u32>(i32(select(0.0f, r, finite)));
+}
+
+// x - x, summed over the axes: +0 for finite input, NaN otherwise.
+fn surflet_poison2(p: vec2<f32>) -> f32 {
+    return (p.x - p.x) + (p.y - p.y);
+}
+
+fn surflet_poison3(p: vec3<f32>) -> f32 {
+    return ((p.x - p.x) + (p.y - p.y)) + (p.z - p.z);
+}
+
+// Perlin's quintic fade 6t^5 - 15t^4 + 10t^3 and its derivative
+// 30t^2(t - 1)^2.
+fn surflet_fade(t: f32) -> vec2<f32> {
+    let t2 = t * t;
+    let t3 = t2 * t;
+    let poly = surflet_p(t * (surflet_p(t * 6.0f) - 15.0f)) + 10.0f;
+    let tm1 = t - 1.0f;
+    let d = (t2 * 30.0f) * (tm1 * tm1);
+    return vec2<f32>(t3 * poly, d);
+}
+
+// 2D gradients: the 8 unit vectors at multiples of 45 degrees.
+fn surflet_grad2(h: u32) -> vec2<f32> {
+    let diagonal = ((h >> 31u) & 1u) == 1u;
+    let b29 = ((h >> 29u) & 1u) == 1u;
+    let d = SURFLET_FRAC_1_SQRT_2;
+    let gx = select(surflet_flip(h, 30u, select(1.0f, 0.0f, b29)), surflet_flip(h, 29u, d), diagonal);
+    let gy = surflet_flip(h, 30u, select(select(0.0f, 1.0f, b29), d, diagonal));
+    return vec2<f32>(gx, gy);
+}
+
+// 3D Perlin gradients: the 12 cube-edge midpoints.
+fn surflet_grad3_edges(h: u32) -> vec3<f32> {
+    let zero_axis = surflet_three_way(h);
+    return vec3<f32>(
+        surflet_flip(h, 8u, select(1.0f, 0.0f, zero_axis == 0u)),
+        surflet_flip(h, 9u, select(1.0f, 0.0f, zero_axis == 1u)),
+        surflet_flip(h, 10u, select(1.0f, 0.0f, zero_axis == 2u)),
+    );
+}
+
+// 3D simplex gradients: Catlike Coding's 32 (12 edges twice, 8 corners).
+fn surflet_grad3_catlike(h: u32) -> vec3<f32> {
+    let kind = h >> 30u;
+    let mag = select(SURFLET_FRAC_1_SQRT_2, SURFLET_FRAC_1_SQRT_3, kind == 3u);
+    return vec3<f32>(
+        surflet_flip(h, 27u, select(mag, 0.0f, kind == 0u)),
+        surflet_flip(h, 28u, select(mag, 0.0f, kind == 1u)),
+        surflet_flip(h, 29u, select(mag, 0.0f, kind == 2u)),
+    );
+}
+
+// k * c for an integer-valued k, as an integer part (x) and a fraction in
+// [0, 4) (y), both factors split so that every partial product is exact
+// (kernel/lattice.rs mul_split; c = c_hi + c_lo, c_hi with 12 bits).
+fn surflet_mul_split(k: f32, c_hi: f32, c_lo: f32) -> vec2<f32> {
+    let limit = 0x1p12f;
+    if (!(abs(k) >= limit)) {
+        let kh = surflet_p(k * c_hi);
+        let ki = floor(kh);
+        return vec2<f32>(ki, (kh - ki) + surflet_p(k * c_lo));
+    }
+    let q = k * 0x1p-12f;
+    let t = select(floor(q), -floor(-q), q < 0.0f);
+    let k_hi = surflet_p(t * limit);
+    let k_lo = k - k_hi;
+    let a = surflet_p(k_hi * c_hi);
+    let b = surflet_p(k_lo * c_hi);
+    let cc = surflet_p(k_hi * c_lo);
+    let d = surflet_p(k_lo * c_lo);
+    let fa = floor(a);
+    let fb = floor(b);
+    let fc = floor(cc);
+    let int = (fa + fb) + fc;
+    let frac = (((a - fa) + (b - fb)) + (cc - fc)) + d;
+    return vec2<f32>(int, frac);
+}
+
+// A cell reduced modulo 2^32 where the cells' sum has left the range in
+// which it is exact (kernel/lattice.rs skew_split).
+fn surflet_wrap32(v: f32, over: bool) -> f32 {
+    let q = floor(v * 0x1p-32f);
+    let r = v - surflet_p(q * 0x1p32f);
+    return select(v, r, over && abs(v) >= 0x1p24f);
+}
+
+fn surflet_p2(x: vec2<f32>) -> vec2<f32> {
+    return bitcast<vec2<f32>>(bitcast<vec2<u32>>(x) ^ vec2<u32>(surflet_zero));
+}
+
+fn surflet_p3(x: vec3<f32>) -> vec3<f32> {
+    return bitcast<vec3<f32>>(bitcast<vec3<u32>>(x) ^ vec3<u32>(surflet_zero));
+}

@@ -1,0 +1,543 @@
+//! Noise stacks as WGSL source, for GPU pipelines (feature `wgsl`).
+//!
+//! [`Evaluator::wgsl`] turns a compiled 2D or 3D stack into one WGSL module
+//! that defines, for a chosen name `N`:
+//!
+//! - `fn N(p: vec2<f32>) -> f32` (`vec3<f32>` in 3D): the value;
+//! - `fn N_gradient(p: vec2<f32>) -> vec3<f32>` (`vec4<f32>` in 3D): the
+//!   value and its gradient, `(value, ∂x, ∂y[, ∂z])`.
+//!
+//! The module is built from one WGSL source per kernel (`common.wgsl`,
+//! `hypercube.wgsl`, `simplex.wgsl` beside this file), each mirroring its
+//! Rust kernel operation for operation in `f32`, and from the stack's
+//! octaves and layers written out as straight-line code with their
+//! constants (frequencies, offsets, amplitudes, seeds' keys) as exact
+//! hexadecimal literals. So a driver that rounds every operation as IEEE
+//! 754 says computes the CPU's bits. Three things in the sources keep
+//! drivers from computing something else (`docs/GPU.md` has what was
+//! measured on each): products pass through `surflet_p` before they are
+//! added, so they cannot be fused into multiply-adds (that needs the entry
+//! point to set the module's private `surflet_zero` from a uniform holding
+//! 0; see the function's comment); `min` and `max` are selects with the
+//! CPU's operand order; and no constant is written in decimal.
+//!
+//! Supported: value, Perlin, simplex and simplex value noise in 2D and 3D,
+//! periodic or not (periodic 2D simplex excepted: its hexagonal lattice is
+//! not ported yet), every fractal kind, and domain warps. Other noises
+//! (OpenSimplex2, cellular) and other dimensions are refused with an error.
+//!
+//! ```
+//! use surflet::Stack;
+//! let stack = Stack::from_toml_str("noise = \"simplex\"\n[fractal]\noctaves = 4")?;
+//! let wgsl = stack.build::<2>()?.wgsl("terrain")?;
+//! assert!(wgsl.contains("fn terrain(p: vec2<f32>) -> f32"));
+//! assert!(wgsl.contains("fn terrain_gradient(p: vec2<f32>) -> vec3<f32>"));
+//! # Ok::<(), surflet::Error>(())
+//! ```
+
+use core::fmt::Write;
+
+use crate::error::Error;
+use crate::fractal_kind::FractalKind;
+use crate::kernel::MARGIN;
+use crate::kernel::hypercube::PERLIN_SCALE;
+use crate::kernel::simplex::{F2, G2, SIMPLEX_SCALE, SIMPLEX_VALUE_SCALE};
+use crate::noise::{Noise, NoiseKind};
+use crate::prelude_internal::*;
+use crate::program::{LayerSpec, OctaveSpec, Program};
+use crate::simd::scalar::Scalar;
+use crate::stack::Evaluator;
+
+const COMMON: &str = include_str!("common.wgsl");
+const HYPERCUBE: &str = include_str!("hypercube.wgsl");
+const SIMPLEX: &str = include_str!("simplex.wgsl");
+
+impl<const D: usize> Evaluator<D> {
+    /// The stack as a WGSL module defining `fn name(p) -> f32` and
+    /// `fn name_gradient(p)` (see the [module documentation](crate::wgsl)).
+    ///
+    /// Fails for a dimension other than 2 or 3, a noise the WGSL kernels do
+    /// not cover, or a name that is not a WGSL identifier or that starts
+    /// with `surflet_` (the module's own prefix).
+    pub fn wgsl(&self, name: &str) -> Result<String, Error> {
+        module(self.program(), name)
+    }
+}
+
+fn bad(reason: impl Into<String>) -> Error {
+    Error::Parameter {
+        name: "wgsl".into(),
+        reason: reason.into(),
+    }
+}
+
+/// An `f32` as an exact WGSL literal: an integer significand times a power
+/// of two, in hexadecimal (`0xb504f3p-24f`), so that no parser rounds it.
+pub(crate) fn lit(x: f32) -> String {
+    if x == 0.0 {
+        return if x.is_sign_negative() {
+            "-0.0f"
+        } else {
+            "0.0f"
+        }
+        .into();
+    }
+    let bits = x.to_bits();
+    let sign = if bits >> 31 == 1 { "-" } else { "" };
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let frac = bits & 0x7f_ffff;
+    let (mut m, mut e) = if exp == 0 {
+        (frac, -149)
+    } else {
+        (frac | 0x80_0000, exp - 150)
+    };
+    while m & 1 == 0 {
+        m >>= 1;
+        e += 1;
+    }
+    format!("{sign}0x{m:x}p{e}f")
+}
+
+/// `f64` constant `c` as the kernels take it (`Simd::c` rounds to `f32`).
+fn c(x: f64) -> String {
+    lit(x as f32)
+}
+
+/// The high and low parts of `c` that the simplex skew multiplies by
+/// (`kernel::lattice::mul_split`, `f32`: 12 bits in the high part).
+fn split_const(cst: f64) -> (f32, f32) {
+    let hi_bits = 12;
+    let e = libm::floor(libm::log2(cst)) as i32;
+    let scale = libm::pow(2.0, (hi_bits - 1 - e) as f64);
+    let hi = libm::round(cst * scale) / scale;
+    (hi as f32, (cst - hi) as f32)
+}
+
+/// The constants the kernel sources read, computed as the Rust kernels
+/// compute them.
+fn constants() -> String {
+    let (f2_hi, f2_lo) = split_const(F2);
+    let rows = [
+        ("SURFLET_FRAC_1_SQRT_2", c(core::f64::consts::FRAC_1_SQRT_2)),
+        ("SURFLET_FRAC_1_SQRT_3", c(0.577_350_269_189_625_7)),
+        ("SURFLET_F2", c(F2)),
+        ("SURFLET_F2_HI", lit(f2_hi)),
+        ("SURFLET_F2_LO", lit(f2_lo)),
+        ("SURFLET_G2", c(G2)),
+        ("SURFLET_G2_2_MINUS_1", c(2.0 * G2 - 1.0)),
+    ];
+    let mut s = String::from("// Constants, rounded from the kernels' f64 values.\n");
+    for (n, v) in rows {
+        let _ = writeln!(s, "const {n}: f32 = {v};");
+    }
+    s
+}
+
+fn check_name(name: &str) -> Result<(), Error> {
+    let mut chars = name.chars();
+    let ident = matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && name != "_"
+        && !name.starts_with("__");
+    if !ident {
+        return Err(bad(format!(
+            "function name {name:?} is not a WGSL identifier (letters, digits and _, not starting with a digit or __)"
+        )));
+    }
+    if name.starts_with("surflet_") || name.starts_with("SURFLET_") {
+        return Err(bad(format!(
+            "function name {name:?} starts with surflet_, the prefix of the module's own functions"
+        )));
+    }
+    Ok(())
+}
+
+/// The WGSL module for `prog` (see [`Evaluator::wgsl`]).
+pub(crate) fn module<const D: usize>(prog: &Program<D>, name: &str) -> Result<String, Error> {
+    if D != 2 && D != 3 {
+        return Err(bad(format!(
+            "WGSL is generated for 2D and 3D stacks, not {D}D"
+        )));
+    }
+    check_name(name)?;
+    let mut body = String::new();
+    for (k, layer) in prog.layers.iter().enumerate() {
+        body.push_str(&layer_fn::<D>(name, k, layer, &prog.octaves)?);
+    }
+    body.push_str(&program_fn::<D>(name, prog));
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "// Generated by surflet {}: `{name}` and `{name}_gradient`.\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    out.push_str(COMMON);
+    out.push('\n');
+    out.push_str(&constants());
+    out.push('\n');
+    out.push_str(HYPERCUBE);
+    out.push('\n');
+    out.push_str(SIMPLEX);
+    out.push('\n');
+    out.push_str(&body);
+    Ok(out)
+}
+
+/// `vecN<f32>` of the given components.
+fn vec(parts: &[String]) -> String {
+    format!("vec{}<f32>({})", parts.len(), parts.join(", "))
+}
+
+fn vty(d: usize) -> String {
+    format!("vec{d}<f32>")
+}
+
+const AXES: [&str; 3] = ["x", "y", "z"];
+
+/// The kernel call for `noise` at WGSL expression `p`, returning
+/// `vec(D + 1)` (value, gradient).
+fn kernel_call<const D: usize>(noise: &Noise<D>, p: &str) -> Result<String, Error> {
+    let field = noise.field(Scalar::<f32>::new());
+    let key = format!("{:#x}u", field.key);
+    let periodic = noise.period().is_some();
+    let per = vec(&(0..D).map(|a| lit(field.period.f[a])).collect::<Vec<_>>());
+    let inv = vec(&(0..D).map(|a| lit(field.period.inv[a])).collect::<Vec<_>>());
+    let uvec = |v: &[u32; 4]| {
+        let parts: Vec<String> = (0..D).map(|a| format!("{}u", v[a])).collect();
+        format!("vec{D}<u32>({})", parts.join(", "))
+    };
+    let kind = noise.kind();
+    let call = match kind {
+        NoiseKind::Value | NoiseKind::Perlin => {
+            let perlin = kind == NoiseKind::Perlin;
+            format!(
+                "surflet_hypercube{D}({key}, {p}, {perlin}, {periodic}, {per}, {inv}, {}, {})",
+                uvec(&field.period.cells),
+                c(PERLIN_SCALE[D - 1] * MARGIN),
+            )
+        }
+        NoiseKind::Simplex | NoiseKind::SimplexValue => {
+            let value = kind == NoiseKind::SimplexValue;
+            let scale = MARGIN
+                * if value {
+                    SIMPLEX_VALUE_SCALE[D - 1]
+                } else {
+                    SIMPLEX_SCALE[D - 1]
+                };
+            if D == 2 {
+                if periodic {
+                    return Err(bad(
+                        "periodic 2D simplex noise (a hexagonal lattice) has no WGSL kernel yet",
+                    ));
+                }
+                format!("surflet_simplex2({key}, {p}, {value}, {})", c(scale))
+            } else {
+                format!(
+                    "surflet_simplex3({key}, {p}, {value}, {periodic}, {per}, {inv}, {}, {})",
+                    uvec(&field.period.double),
+                    c(scale)
+                )
+            }
+        }
+        other => {
+            return Err(bad(format!(
+                "{} noise has no WGSL kernel yet (value, perlin, simplex and simplex-value do)",
+                other.name()
+            )));
+        }
+    };
+    Ok(call)
+}
+
+/// `+k`, `-k` or 0 by the sign of `n` (`fractal_kind::sign`).
+fn sign(n: &str, k: f64) -> String {
+    format!(
+        "select(select(0.0f, {}, {n} < 0.0f), {}, {n} > 0.0f)",
+        c(-k),
+        c(k)
+    )
+}
+
+/// One layer: a fractal over its octaves, at layer input `x`, returning
+/// (value, gradient), as `program::layer_lanes` and
+/// `fractal_kind::{add_octave, end_layer}` compute it.
+fn layer_fn<const D: usize>(
+    name: &str,
+    k: usize,
+    layer: &LayerSpec,
+    octaves: &[OctaveSpec<D>],
+) -> Result<String, Error> {
+    let vt = vty(D);
+    let rt = vty(D + 1);
+    let mut s = String::new();
+    let _ = writeln!(s, "fn {name}_layer_{k}(x: {vt}) -> {rt} {{");
+    let _ = writeln!(
+        s,
+        "    var v = 0.0f;\n    var g = {vt}(0.0f);\n    var w = 1.0f;\n    var gw = {vt}(0.0f);"
+    );
+    let max = lit(f32::MAX);
+    for j in 0..layer.count {
+        let o = &octaves[layer.first + j];
+        let freq = c(o.freq);
+        let amp = c(o.amp);
+        let off = vec(&(0..D).map(|a| c(o.offset[a])).collect::<Vec<_>>());
+        let _ = writeln!(s, "    // octave {j}\n    {{");
+        let _ = writeln!(s, "        let freq = {freq};\n        let amp = {amp};");
+        let _ = writeln!(s, "        let off = {off};");
+        // x·f + offset, saturated where it overflows (program::octave_overflow).
+        let _ = writeln!(s, "        var xi = surflet_p{D}(x * freq) + off;");
+        let all_ok = (0..D)
+            .map(|a| format!("abs(xi.{}) <= {max}", AXES[a]))
+            .collect::<Vec<_>>()
+            .join(" && ");
+        let _ = writeln!(s, "        if (!({all_ok})) {{");
+        let _ = writeln!(s, "            for (var a = 0u; a < {D}u; a++) {{");
+        let _ = writeln!(
+            s,
+            "                let scaled = surflet_min({max}, surflet_max(-{max}, x[a] * freq));"
+        );
+        let _ = writeln!(
+            s,
+            "                xi[a] = (scaled + off[a]) + surflet_p(x[a] * 0.0f);\n            }}\n        }}"
+        );
+        let _ = writeln!(s, "        let r = {};", kernel_call(&o.noise, "xi")?);
+        let _ = writeln!(s, "        let n = r.x;");
+        let grad: String = (0..D)
+            .map(|a| ["r.y", "r.z", "r.w"][a])
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(s, "        let dn = {vt}({grad}) * freq;");
+        s.push_str(&octave_body::<D>(layer, j));
+        s.push_str("    }\n");
+    }
+    let scale = c(layer.scale);
+    let _ = writeln!(s, "    return {rt}(v * {scale}, g * {scale});\n}}\n");
+    Ok(s)
+}
+
+/// `fractal_kind::add_octave` for octave `j` of `layer`: its contribution
+/// `c`, `dc`, then the sum (the first octave assigned, not added to zero).
+fn octave_body<const D: usize>(layer: &LayerSpec, j: usize) -> String {
+    let vt = vty(D);
+    let mut s = String::new();
+    let offset = c(layer.offset);
+    let wgain = c(layer.weight);
+    let body = match layer.kind {
+        FractalKind::Fbm => "        let cv = amp * n;\n        let dc = amp * dn;\n".to_string(),
+        FractalKind::Billow => format!(
+            "        let k = amp * {};\n        let dc = k * dn;\n        let cv = amp * (surflet_p(abs(n) * 2.0f) - 1.0f);\n",
+            sign("n", 2.0)
+        ),
+        FractalKind::Turbulence => format!(
+            "        let k = amp * {};\n        let dc = k * dn;\n        let cv = amp * abs(n);\n",
+            sign("n", 1.0)
+        ),
+        FractalKind::Ridged => format!(
+            "        let r0 = {offset} - abs(n);\n\
+             \x20       let rr = r0 * r0;\n\
+             \x20       let sig = rr * w;\n\
+             \x20       let k = ((r0 + r0) * w) * {};\n\
+             \x20       let dsig = surflet_p{D}(k * dn) + surflet_p{D}(rr * gw);\n\
+             \x20       let dc = amp * dsig;\n\
+             \x20       let ws = sig * {wgain};\n\
+             \x20       let inside = ws > 0.0f && ws < 1.0f;\n\
+             \x20       w = surflet_max(surflet_min(ws, 1.0f), 0.0f);\n\
+             \x20       gw = select({vt}(0.0f), {wgain} * dsig, inside);\n\
+             \x20       let cv = amp * sig;\n",
+            sign("n", -1.0)
+        ),
+        FractalKind::Hybrid => {
+            let mut b =
+                format!("        let sig = (n + {offset}) * amp;\n        let dsig = dn * amp;\n");
+            if j == 0 {
+                b.push_str("        let cv = sig;\n        let dc = dsig;\n");
+            } else {
+                b.push_str(&format!(
+                    "        let wt = surflet_min(w, 1.0f);\n\
+                     \x20       let gwt = select({vt}(0.0f), gw, w < 1.0f);\n\
+                     \x20       let dc = surflet_p{D}(gwt * sig) + surflet_p{D}(wt * dsig);\n\
+                     \x20       let cv = wt * sig;\n"
+                ));
+            }
+            b.push_str("        w = cv;\n        gw = dc;\n");
+            b
+        }
+    };
+    s.push_str(&body);
+    if j == 0 {
+        s.push_str("        v = cv;\n        g = dc;\n");
+    } else {
+        let _ = writeln!(
+            s,
+            "        v = v + surflet_p(cv);\n        g = g + surflet_p{D}(dc);"
+        );
+    }
+    s
+}
+
+/// The program: warp steps move the point (the Jacobian tracked), then the
+/// last layer is evaluated there and its gradient pulled back
+/// (`program::program_lanes`).
+fn program_fn<const D: usize>(name: &str, prog: &Program<D>) -> String {
+    let vt = vty(D);
+    let rt = vty(D + 1);
+    let last = prog.layers.len() - 1;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "// The value and its gradient (x the value).\nfn {name}_gradient(p: {vt}) -> {rt} {{"
+    );
+    if prog.steps == 0 {
+        let _ = writeln!(s, "    return {name}_layer_{last}(p);\n}}\n");
+    } else {
+        let _ = writeln!(s, "    var q = p;\n    var jac = mat{D}x{D}<f32>();");
+        for a in 0..D {
+            let _ = writeln!(s, "    jac[{a}][{a}] = 1.0f;");
+        }
+        // jac[a][b]: row a (displaced axis), column b.
+        for step in 0..prog.steps {
+            let _ = writeln!(s, "    // warp step {step}");
+            let _ = writeln!(s, "    {{");
+            for a in 0..D {
+                let _ = writeln!(s, "        let l{a} = {name}_layer_{}(q);", step * D + a);
+            }
+            for a in 0..D {
+                let _ = writeln!(s, "        q.{0} = q.{0} + surflet_p(l{a}.x);", AXES[a]);
+            }
+            let _ = writeln!(s, "        let old = jac;");
+            let g = ["y", "z", "w"];
+            for a in 0..D {
+                for b in 0..D {
+                    let mut acc = format!("old[{a}][{b}]");
+                    for cc in 0..D {
+                        acc = format!("({acc} + surflet_p(l{a}.{} * old[{cc}][{b}]))", g[cc]);
+                    }
+                    let _ = writeln!(s, "        jac[{a}][{b}] = {acc};");
+                }
+            }
+            let _ = writeln!(s, "    }}");
+        }
+        let _ = writeln!(s, "    let r = {name}_layer_{last}(q);");
+        let g = ["r.y", "r.z", "r.w"];
+        let mut parts = vec!["r.x".to_string()];
+        for b in 0..D {
+            let mut acc = format!("surflet_p({} * jac[0][{b}])", g[0]);
+            for a in 1..D {
+                acc = format!("({acc} + surflet_p({} * jac[{a}][{b}]))", g[a]);
+            }
+            parts.push(acc);
+        }
+        let _ = writeln!(s, "    return {rt}({});\n}}\n", parts.join(", "));
+    }
+    let _ = writeln!(
+        s,
+        "// The value alone.\nfn {name}(p: {vt}) -> f32 {{\n    return {name}_gradient(p).x;\n}}"
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Stack;
+
+    /// Reads a literal of [`lit`] back: `±0x{m}p{e}f`.
+    fn parse(s: &str) -> f32 {
+        if let Some(z) = s.strip_suffix(".0f") {
+            return if z == "-0" { -0.0 } else { 0.0 };
+        }
+        let (neg, s) = s.strip_prefix('-').map_or((false, s), |r| (true, r));
+        let s = s.strip_prefix("0x").unwrap().strip_suffix('f').unwrap();
+        let (m, e) = s.split_once('p').unwrap();
+        let v = u64::from_str_radix(m, 16).unwrap() as f64 * 2f64.powi(e.parse().unwrap());
+        if neg { -v as f32 } else { v as f32 }
+    }
+
+    #[test]
+    fn literals_are_exact() {
+        let mut x = 0x1234_5678u32;
+        let specials = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.5,
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            1e-45,
+            0.1,
+            1.0 / 3.0,
+        ];
+        for v in specials {
+            assert_eq!(parse(&lit(v)).to_bits(), v.to_bits(), "{v:e} as {}", lit(v));
+        }
+        for _ in 0..100_000 {
+            x = x.wrapping_mul(0x2c1b_3c6d).wrapping_add(0x297a_2d39);
+            let v = f32::from_bits(x);
+            if v.is_finite() {
+                assert_eq!(parse(&lit(v)).to_bits(), v.to_bits(), "{v:e} as {}", lit(v));
+            }
+        }
+    }
+
+    #[test]
+    fn names_and_kinds_are_checked() {
+        let ev = |toml: &str| Stack::from_toml_str(toml).unwrap().build::<2>().unwrap();
+        let simplex = ev("noise = \"simplex\"");
+        for bad_name in ["", "1a", "a-b", "__x", "surflet_x", "_"] {
+            let e = simplex.wgsl(bad_name).unwrap_err().to_string();
+            assert!(e.contains("wgsl"), "{bad_name}: {e}");
+        }
+        assert!(simplex.wgsl("_ok1").is_ok());
+        let e = ev("noise = \"cellular\"")
+            .wgsl("n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("cellular noise has no WGSL kernel"), "{e}");
+        let e = ev("noise = \"simplex\"\nperiod = [4, 4]")
+            .wgsl("n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("periodic 2D simplex"), "{e}");
+        let four = Stack::from_toml_str("noise = \"perlin\"")
+            .unwrap()
+            .build::<4>()
+            .unwrap();
+        assert!(four.wgsl("n").unwrap_err().to_string().contains("not 4D"));
+    }
+
+    /// Writes modules for a few stacks where `SURFLET_WGSL_DUMP` names a
+    /// directory (for validating them with naga by hand).
+    #[test]
+    fn dump() {
+        let Ok(dir) = std::env::var("SURFLET_WGSL_DUMP") else {
+            return;
+        };
+        let stacks = [
+            ("value2", "noise = \"value\"", 2),
+            (
+                "perlin3",
+                "noise = \"perlin\"\nperiod = [4, 4, 8]\n[fractal]\nkind = \"ridged\"",
+                3,
+            ),
+            (
+                "simplex2",
+                "noise = \"simplex\"\n[fractal]\nkind = \"hybrid\"\n[warp]\namplitude = 0.5",
+                2,
+            ),
+            (
+                "simplex3",
+                "noise = \"simplex-value\"\n[warp]\nkind = \"progressive\"",
+                3,
+            ),
+        ];
+        for (name, toml, d) in stacks {
+            let s = Stack::from_toml_str(toml).unwrap();
+            let src = if d == 2 {
+                s.build::<2>().unwrap().wgsl(name).unwrap()
+            } else {
+                s.build::<3>().unwrap().wgsl(name).unwrap()
+            };
+            std::fs::write(format!("{dir}/{name}.wgsl"), src).unwrap();
+        }
+    }
+}

@@ -1,0 +1,182 @@
+// surflet: simplex noise and simplex value noise in 2D and 3D,
+// kernel/simplex.rs operation for operation.
+//
+// Each corner of the simplex that holds the point adds a surflet: the
+// falloff (1/2 - |d|^2)^3 times a gradient ramp g.d (simplex noise) or a
+// lattice value (simplex value noise), d the offset from the corner.
+
+// Value and gradient, summed over the corners (x the value, yzw the
+// gradient).
+fn surflet_corner(acc: vec4<f32>, data: vec3<f32>, d: vec3<f32>, value: bool, dims: u32) -> vec4<f32> {
+    var dd = surflet_p(d.x * d.x) + surflet_p(d.y * d.y);
+    if (dims == 3u) {
+        dd = dd + surflet_p(d.z * d.z);
+    }
+    let t = surflet_max(0.5f - dd, 0.0f);
+    let t2 = t * t;
+    let t3 = t2 * t;
+    let minus6t2 = t2 * -6.0f;
+    var out = acc;
+    if (value) {
+        let v = data.x;
+        out.x = acc.x + surflet_p(v * t3);
+        let k = v * minus6t2;
+        for (var a = 0u; a < dims; a++) {
+            out[a + 1u] = acc[a + 1u] + surflet_p(k * d[a]);
+        }
+    } else {
+        var gd = surflet_p(data.x * d.x) + surflet_p(data.y * d.y);
+        if (dims == 3u) {
+            gd = gd + surflet_p(data.z * d.z);
+        }
+        out.x = acc.x + surflet_p(t3 * gd);
+        let k = gd * minus6t2;
+        for (var a = 0u; a < dims; a++) {
+            out[a + 1u] = acc[a + 1u] + (surflet_p(t3 * data[a]) + surflet_p(k * d[a]));
+        }
+    }
+    return out;
+}
+
+fn surflet_corner_data(h: u32, value: bool, dims: u32) -> vec3<f32> {
+    if (value) {
+        return vec3<f32>(surflet_lattice_value(h), 0.0f, 0.0f);
+    }
+    if (dims == 2u) {
+        return vec3<f32>(surflet_grad2(h), 0.0f);
+    }
+    return surflet_grad3_catlike(h);
+}
+
+// Scales the sum and adds NaN for non-finite input.
+fn surflet_finish_sum(acc: vec4<f32>, nan: f32, scale: f32, dims: u32) -> vec4<f32> {
+    var out = vec4<f32>(0.0f);
+    out.x = surflet_p(acc.x * scale) + nan;
+    for (var a = 0u; a < dims; a++) {
+        out[a + 1u] = surflet_p(acc[a + 1u] * scale) + nan;
+    }
+    return out;
+}
+
+// 2D on the classic equilateral lattice (skew (sqrt(3) - 1)/2), the skew
+// computed on exact (cell, fraction) pairs: (value, d/dx, d/dy).
+fn surflet_simplex2(key: u32, p: vec2<f32>, value: bool, scale: f32) -> vec3<f32> {
+    let xi0 = floor(p.x);
+    let xf = p.x - xi0;
+    let yi0 = floor(p.y);
+    let yf = p.y - yi0;
+    // The cells' sum, reduced modulo 2^32 where it is past exactness.
+    var xi = xi0;
+    var yi = yi0;
+    var k = xi + yi;
+    if (!(abs(k) < 0x1p26f)) {
+        xi = surflet_wrap32(xi, true);
+        yi = surflet_wrap32(yi, true);
+        k = xi + yi;
+    }
+    let sk = surflet_mul_split(k, SURFLET_F2_HI, SURFLET_F2_LO);
+    let small = sk.y + surflet_p((xf + yf) * SURFLET_F2);
+    let rx = xf + small;
+    let ry = yf + small;
+    let ix = floor(rx);
+    let fx = rx - ix;
+    let iy = floor(ry);
+    let fy = ry - iy;
+    let i = surflet_cell((xi + sk.x) + ix);
+    let j = surflet_cell((yi + sk.x) + iy);
+    let t = (fx + fy) * SURFLET_G2;
+    let x0 = fx - surflet_p(t);
+    let y0 = fy - surflet_p(t);
+    let x_first = fx > fy;
+    let x1 = (x0 - select(0.0f, 1.0f, x_first)) + SURFLET_G2;
+    let y1 = (y0 - select(1.0f, 0.0f, x_first)) + SURFLET_G2;
+    let x2 = x0 + SURFLET_G2_2_MINUS_1;
+    let y2 = y0 + SURFLET_G2_2_MINUS_1;
+
+    let ci = i * SURFLET_PRIME_X;
+    let cj = j * SURFLET_PRIME_Y;
+    let step = select(0u, 0xFFFFFFFFu, x_first);
+    let h0 = surflet_lowbias32(key ^ (ci ^ cj));
+    let h1 = surflet_lowbias32(key ^ ((ci + (step & SURFLET_PRIME_X)) ^ (cj + ((step ^ 0xFFFFFFFFu) & SURFLET_PRIME_Y))));
+    let h2 = surflet_lowbias32(key ^ ((ci + SURFLET_PRIME_X) ^ (cj + SURFLET_PRIME_Y)));
+
+    var acc = vec4<f32>(0.0f);
+    acc = surflet_corner(acc, surflet_corner_data(h0, value, 2u), vec3<f32>(x0, y0, 0.0f), value, 2u);
+    acc = surflet_corner(acc, surflet_corner_data(h1, value, 2u), vec3<f32>(x1, y1, 0.0f), value, 2u);
+    acc = surflet_corner(acc, surflet_corner_data(h2, value, 2u), vec3<f32>(x2, y2, 0.0f), value, 2u);
+    return surflet_finish_sum(acc, surflet_poison2(p), scale, 2u).xyz;
+}
+
+// A BCC vertex wrapped into the tile [0, P)^3, in uvw coordinates
+// (double: twice the period per axis).
+fn surflet_wrap_bcc(n: vec3<u32>, double: vec3<u32>) -> vec3<u32> {
+    var x2 = vec3<u32>((n.y + n.z) - n.x, (n.x + n.z) - n.y, (n.x + n.y) - n.z);
+    for (var a = 0u; a < 3u; a++) {
+        let p2 = double[a];
+        x2[a] = select(x2[a], x2[a] + p2, 0 > bitcast<i32>(x2[a]));
+        x2[a] = select(x2[a], x2[a] - p2, bitcast<i32>(x2[a]) > bitcast<i32>(p2 - 1u));
+    }
+    return vec3<u32>((x2.y + x2.z) >> 1u, (x2.x + x2.z) >> 1u, (x2.x + x2.y) >> 1u);
+}
+
+fn surflet_bcc_hash(key: u32, n: vec3<u32>) -> u32 {
+    return surflet_lowbias32(((key ^ (n.x * SURFLET_PRIME_X)) ^ (n.y * SURFLET_PRIME_Y)) ^ (n.z * SURFLET_PRIME_Z));
+}
+
+// 3D on the axis-aligned body-centred cubic lattice: (value, d/dx, d/dy,
+// d/dz).
+fn surflet_simplex3(key: u32, p: vec3<f32>, value: bool, periodic: bool, per: vec3<f32>, inv: vec3<f32>, double: vec3<u32>, scale: f32) -> vec4<f32> {
+    let px = surflet_split(p.x, periodic, per.x, inv.x);
+    let py = surflet_split(p.y, periodic, per.y, inv.y);
+    let pz = surflet_split(p.z, periodic, per.z, inv.z);
+    // uvw = (y + z, x + z, x + y) as exact (cell, fraction) pairs.
+    let su = py.y + pz.y;
+    let cu = floor(su);
+    let ui = (py.x + pz.x) + cu;
+    let fu = su - cu;
+    let sv = px.y + pz.y;
+    let cv = floor(sv);
+    let vi = (px.x + pz.x) + cv;
+    let fv = sv - cv;
+    let sw = px.y + py.y;
+    let cw = floor(sw);
+    let wi = (px.x + py.x) + cw;
+    let fw = sw - cw;
+    let mid = surflet_p(((fu + fv) + fw) * 0.5f);
+    let d0 = vec3<f32>(mid - fu, mid - fv, mid - fw);
+    let uv = fu >= fv;
+    let uw = fu >= fw;
+    let vw = fv >= fw;
+    let o1 = vec3<bool>(uv && uw, !uv && vw, !uw && !vw);
+    let o2 = vec3<bool>(uv || uw, !uv || vw, !uw || !vw);
+    let d3 = d0 - vec3<f32>(0.5f);
+    let d1 = d3 + select(vec3<f32>(0.0f), vec3<f32>(1.0f), o1);
+    let d2 = (d0 - vec3<f32>(1.0f)) + select(vec3<f32>(0.0f), vec3<f32>(1.0f), o2);
+    let cells = vec3<u32>(surflet_cell(ui), surflet_cell(vi), surflet_cell(wi));
+    let o1u = select(vec3<u32>(0u), vec3<u32>(1u), o1);
+    let o2u = select(vec3<u32>(0u), vec3<u32>(1u), o2);
+
+    var h: array<u32, 4>;
+    if (periodic) {
+        h[0] = surflet_bcc_hash(key, surflet_wrap_bcc(cells, double));
+        h[1] = surflet_bcc_hash(key, surflet_wrap_bcc(cells + o1u, double));
+        h[2] = surflet_bcc_hash(key, surflet_wrap_bcc(cells + o2u, double));
+        h[3] = surflet_bcc_hash(key, surflet_wrap_bcc(cells + vec3<u32>(1u), double));
+    } else {
+        let prime = vec3<u32>(SURFLET_PRIME_X, SURFLET_PRIME_Y, SURFLET_PRIME_Z);
+        let base = cells * prime;
+        let s1 = base + (select(vec3<u32>(0u), vec3<u32>(0xFFFFFFFFu), o1) & prime);
+        let s2 = base + (select(vec3<u32>(0u), vec3<u32>(0xFFFFFFFFu), o2) & prime);
+        let s3 = base + prime;
+        h[0] = surflet_lowbias32(key ^ ((base.x ^ base.y) ^ base.z));
+        h[1] = surflet_lowbias32(((key ^ s1.x) ^ s1.y) ^ s1.z);
+        h[2] = surflet_lowbias32(((key ^ s2.x) ^ s2.y) ^ s2.z);
+        h[3] = surflet_lowbias32(((key ^ s3.x) ^ s3.y) ^ s3.z);
+    }
+    var acc = vec4<f32>(0.0f);
+    acc = surflet_corner(acc, surflet_corner_data(h[0], value, 3u), d0, value, 3u);
+    acc = surflet_corner(acc, surflet_corner_data(h[1], value, 3u), d1, value, 3u);
+    acc = surflet_corner(acc, surflet_corner_data(h[2], value, 3u), d2, value, 3u);
+    acc = surflet_corner(acc, surflet_corner_data(h[3], value, 3u), d3, value, 3u);
+    return surflet_finish_sum(acc, surflet_poison3(p), scale, 3u);
+}
