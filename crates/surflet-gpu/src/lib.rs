@@ -480,9 +480,11 @@ impl GridKernel {
                 ctx.queue.submit([enc.finish()]);
             })?;
             let (tx, rx) = mpsc::channel();
-            staging.map_async(wgpu::MapMode::Read, 0..bytes, move |r| {
-                let _ = tx.send(r);
-            });
+            ctx.scoped(GpuError::Dispatch, || {
+                staging.map_async(wgpu::MapMode::Read, 0..bytes, move |r| {
+                    let _ = tx.send(r);
+                });
+            })?;
             ctx.wait()?;
             rx.recv()
                 .map_err(|e| GpuError::Dispatch(format!("read-back never completed: {e}")))?
@@ -491,10 +493,9 @@ impl GridKernel {
                 let view = staging
                     .get_mapped_range(0..bytes)
                     .map_err(|e| GpuError::Dispatch(format!("read-back failed: {e}")))?;
-                let words = view
+                let mut words = view
                     .chunks_exact(4)
-                    .map(|b| f32::from_ne_bytes(b.try_into().expect("4 bytes")));
-                let mut words = words;
+                    .map(|b| f32::from_ne_bytes([b[0], b[1], b[2], b[3]]));
                 values.extend(words.by_ref().take(count));
                 for g in &mut gradient {
                     g.extend(words.by_ref().take(count));
