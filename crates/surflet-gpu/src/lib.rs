@@ -279,7 +279,7 @@ impl Params {
 }
 
 /// The entry point and bindings appended to the caller's source.
-fn entry_point(name: &str, dims: usize, gradient: bool) -> String {
+fn entry_point(name: &str, dims: usize, gradient: bool, opaque_zero: bool) -> String {
     let point = if dims == 2 {
         "vec2<f32>(surflet_gpu_axes[surflet_gpu_i], surflet_gpu_axes[surflet_gpu_p.offset_y + surflet_gpu_j])"
     } else {
@@ -303,6 +303,13 @@ fn entry_point(name: &str, dims: usize, gradient: bool) -> String {
         s
     } else {
         format!("    surflet_gpu_out[surflet_gpu_l] = {name}(surflet_gpu_point);\n")
+    };
+    // surflet's generated modules (`Evaluator::wgsl`) read their opaque
+    // zero from a private variable that the entry point sets.
+    let zero = if opaque_zero {
+        "    surflet_zero = surflet_gpu_p.zero;\n"
+    } else {
+        ""
     };
     format!(
         r#"
@@ -340,7 +347,7 @@ fn surflet_gpu_main(
     @builtin(local_invocation_index) surflet_gpu_lid: u32,
 ) {{
     let surflet_gpu_p = surflet_gpu_params;
-    let surflet_gpu_l = (surflet_gpu_wid.y * surflet_gpu_nwg.x + surflet_gpu_wid.x) * {WORKGROUP}u + surflet_gpu_lid;
+{zero}    let surflet_gpu_l = (surflet_gpu_wid.y * surflet_gpu_nwg.x + surflet_gpu_wid.x) * {WORKGROUP}u + surflet_gpu_lid;
     if (surflet_gpu_l >= surflet_gpu_p.count) {{
         return;
     }}
@@ -396,7 +403,8 @@ impl GridKernel {
                 "function name {name:?} is not a WGSL identifier"
             )));
         }
-        let code = format!("{source}{}", entry_point(name, dims, gradient));
+        let opaque_zero = source.contains("var<private> surflet_zero: u32;");
+        let code = format!("{source}{}", entry_point(name, dims, gradient, opaque_zero));
         let pipeline = ctx.scoped(GpuError::Shader, || {
             let module = ctx
                 .device

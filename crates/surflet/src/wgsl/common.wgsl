@@ -75,13 +75,16 @@ fn surflet_cell(fl: f32) -> u32 {
     return bitcast<u32>(i32(select(0.0f, r, finite)));
 }
 
-// x - x, summed over the axes: +0 for finite input, NaN otherwise.
+// x - x, summed over the axes: +0 for finite input, NaN otherwise. Opaque,
+// because a driver that folds x - x to 0 then folds g + 0 to g, which
+// turns the CPU's -0 + 0 = +0 into -0 (lavapipe does: the gradient of
+// value noise at an integer coordinate came out -0).
 fn surflet_poison2(p: vec2<f32>) -> f32 {
-    return (p.x - p.x) + (p.y - p.y);
+    return surflet_p((p.x - p.x) + (p.y - p.y));
 }
 
 fn surflet_poison3(p: vec3<f32>) -> f32 {
-    return ((p.x - p.x) + (p.y - p.y)) + (p.z - p.z);
+    return surflet_p(((p.x - p.x) + (p.y - p.y)) + (p.z - p.z));
 }
 
 // Perlin's quintic fade 6t^5 - 15t^4 + 10t^3 and its derivative

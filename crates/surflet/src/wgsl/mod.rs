@@ -35,6 +35,10 @@
 //! # Ok::<(), surflet::Error>(())
 //! ```
 
+// The writers walk per-axis component names and matrix entries in step;
+// index loops read best there (as in the kernels).
+#![allow(clippy::needless_range_loop)]
+
 use core::fmt::Write;
 
 use crate::error::Error;

@@ -1,0 +1,209 @@
+//! Stacks compiled to WGSL (`Evaluator::wgsl`) and run on the GPU, against
+//! the same stacks' CPU grid calls, value and gradient, bit for bit: every
+//! WGSL kernel in 2D and 3D, every fractal kind, warps, periods, and
+//! coordinates up to 2^20 (and integer coordinates past 2^30), through
+//! the value-and-gradient kernel and the value-only one.
+//!
+//! Without a GPU adapter the tests print why and pass, except where `CI` is
+//! `true` (CI installs lavapipe), where they fail.
+
+// Each point is compared across several output arrays by index.
+#![allow(clippy::needless_range_loop)]
+
+use surflet::{Evaluator, Field, Grid, Stack};
+use surflet_gpu::{GpuContext, GridKernel};
+
+fn context() -> Option<GpuContext> {
+    match GpuContext::new() {
+        Ok(ctx) => {
+            eprintln!("adapter: {}", ctx.adapter_info());
+            Some(ctx)
+        }
+        Err(e) => {
+            if std::env::var("CI").as_deref() == Ok("true") {
+                panic!("CI=true and no GPU context: {e}");
+            }
+            eprintln!("skipped, no GPU context: {e}");
+            None
+        }
+    }
+}
+
+/// The stacks: each WGSL kernel alone, then fractals, warps and periods.
+const STACKS: &[&str] = &[
+    "noise = \"value\"",
+    "noise = \"perlin\"",
+    "noise = \"simplex\"",
+    "noise = \"simplex-value\"",
+    "noise = \"simplex\"\nseed = 77\nfrequency = 0.37\n[fractal]\noctaves = 6",
+    "noise = \"perlin\"\n[fractal]\nkind = \"ridged\"\noctaves = 5",
+    "noise = \"value\"\n[fractal]\nkind = \"billow\"\noctaves = 4",
+    "noise = \"simplex-value\"\n[fractal]\nkind = \"turbulence\"\noctaves = 3",
+    "noise = \"simplex\"\n[fractal]\nkind = \"hybrid\"\noctaves = 4",
+    "noise = \"perlin\"\nseed = 5\n[fractal]\noctaves = 3\n[warp]\namplitude = 0.7",
+    "noise = \"simplex\"\n[warp]\nkind = \"progressive\"\nnoise = \"value\"\namplitude = 0.4\n[warp.fractal]\noctaves = 2",
+];
+
+/// Stacks that tile, with a period per dimension.
+const PERIODIC: &[(&str, &[u32])] = &[
+    (
+        "noise = \"perlin\"\nperiod = [8, 6]\n[fractal]\noctaves = 3",
+        &[8, 6],
+    ),
+    ("noise = \"value\"\nperiod = [5, 7, 3]", &[5, 7, 3]),
+    (
+        "noise = \"simplex\"\nperiod = [4, 6, 8]\n[fractal]\noctaves = 2",
+        &[4, 6, 8],
+    ),
+];
+
+/// (origin, step, start, size) per axis: near the origin, negative, and
+/// around 2^20.
+type Window = ([f32; 3], [f32; 3], [u64; 3], [usize; 3]);
+const WINDOWS: &[Window] = &[
+    (
+        [0.1, -3.7, 0.37],
+        [0.37, 1.0 / 3.0, 0.1],
+        [0, 0, 0],
+        [61, 47, 5],
+    ),
+    (
+        [-20.3, -0.05, -7.0],
+        [0.013, 0.29, 1.7],
+        [3, 0, 2],
+        [53, 41, 6],
+    ),
+    (
+        [1048576.3, -1048575.9, 1048000.0],
+        [0.125, 0.37, 3.1],
+        [0, 9, 0],
+        [47, 37, 4],
+    ),
+    // The skew's sum past 2^12 (the split multiply's long path).
+    (
+        [1048576.3, 1048575.9, -1048000.0],
+        [0.37, 0.125, 0.9],
+        [0, 0, 0],
+        [41, 43, 4],
+    ),
+    // Past f32's integers (2^24) and the sum's exact range (2^26): every
+    // coordinate an integer, the cells reduced modulo 2^32.
+    (
+        [1.5e9, 2.0e9, -1.1e9],
+        [256.0, 512.0, 128.0],
+        [0, 0, 0],
+        [17, 13, 3],
+    ),
+];
+
+/// Differences between the GPU's and the CPU's values and gradients:
+/// (samples whose bits differ, largest absolute difference, total).
+fn compare<const D: usize>(ctx: &GpuContext, ev: &Evaluator<D>, what: &str) -> (usize, f32, usize) {
+    let src = ev.wgsl("field").unwrap();
+    let kernel =
+        GridKernel::new(ctx, &src, "field", D, true).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let values =
+        GridKernel::new(ctx, &src, "field", D, false).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let (mut diff, mut worst, mut total) = (0, 0f32, 0);
+    for (origin, step, start, size) in WINDOWS {
+        let o: [f32; D] = core::array::from_fn(|a| origin[a]);
+        let st: [f32; D] = core::array::from_fn(|a| step[a]);
+        let sa: [usize; D] = core::array::from_fn(|a| start[a] as usize);
+        let sz: [usize; D] = core::array::from_fn(|a| size[a]);
+        let grid = Grid::window(o, st, sa, sz).unwrap();
+        let n = grid.len();
+        let mut v = vec![0f32; n];
+        let mut g: Vec<Vec<f32>> = (0..D).map(|_| vec![0f32; n]).collect();
+        {
+            let mut it = g.iter_mut();
+            let gr: [&mut [f32]; D] = core::array::from_fn(|_| &mut it.next().unwrap()[..]);
+            ev.grid_gradient(&grid, &mut v, gr).unwrap();
+        }
+        let out = kernel
+            .grid(ctx, &o, &st, &start[..D], &sz)
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let gpu_g = out.gradient.unwrap();
+        // The value-only kernel: the CPU's value-only grid call.
+        let mut cpu_v = vec![0f32; n];
+        let cpu_bounds = ev.grid(&grid, &mut cpu_v).unwrap();
+        let only = values
+            .grid(ctx, &o, &st, &start[..D], &sz)
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        for i in 0..n {
+            if cpu_v[i].to_bits() != only.values[i].to_bits() {
+                if diff < 3 {
+                    eprintln!(
+                        "{what}: point {:?} value-only: CPU {:e} GPU {:e}",
+                        grid.point(i),
+                        cpu_v[i],
+                        only.values[i]
+                    );
+                }
+                diff += 1;
+                worst = worst.max((cpu_v[i] - only.values[i]).abs());
+            }
+        }
+        for b in [out.bounds, only.bounds] {
+            assert_eq!(
+                (b.0.to_bits(), b.1.to_bits()),
+                (cpu_bounds.min.to_bits(), cpu_bounds.max.to_bits()),
+                "{what}: bounds"
+            );
+        }
+        for i in 0..n {
+            let mut pairs = vec![(v[i], out.values[i])];
+            for a in 0..D {
+                pairs.push((g[a][i], gpu_g[a][i]));
+            }
+            let mut differs = false;
+            for (k, (c, w)) in pairs.into_iter().enumerate() {
+                if c.to_bits() != w.to_bits() {
+                    if diff < 3 && !differs {
+                        eprintln!(
+                            "{what}: point {:?} output {k}: CPU {c:e} GPU {w:e}",
+                            grid.point(i)
+                        );
+                    }
+                    differs = true;
+                    worst = worst.max((c - w).abs());
+                }
+            }
+            diff += usize::from(differs);
+            total += 1;
+        }
+    }
+    (diff, worst, total)
+}
+
+fn check(ctx: &GpuContext, toml: &str, dims: &[usize]) {
+    let stack = Stack::from_toml_str(toml).unwrap();
+    for &d in dims {
+        let what = format!("{d}D {}", toml.replace('\n', "; "));
+        let (diff, worst, total) = if d == 2 {
+            compare(ctx, &stack.build::<2>().unwrap(), &what)
+        } else {
+            compare(ctx, &stack.build::<3>().unwrap(), &what)
+        };
+        eprintln!("{what}: {diff} of {total} samples differ, worst {worst:e}");
+        assert_eq!(
+            diff, 0,
+            "{what}: {diff} of {total} samples differ, worst {worst:e}"
+        );
+    }
+}
+
+#[test]
+fn stacks_agree_bit_for_bit() {
+    let Some(ctx) = context() else { return };
+    for toml in STACKS {
+        check(&ctx, toml, &[2, 3]);
+    }
+}
+
+#[test]
+fn periodic_stacks_agree_bit_for_bit() {
+    let Some(ctx) = context() else { return };
+    for (toml, period) in PERIODIC {
+        check(&ctx, toml, &[period.len()]);
+    }
+}
