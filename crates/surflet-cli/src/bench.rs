@@ -37,6 +37,8 @@ pub enum Call {
     Grid,
     /// The point-array call.
     Points,
+    /// On the GPU: the dispatch alone, without the read-back.
+    Dispatch,
 }
 
 /// A precision.
@@ -47,6 +49,16 @@ pub enum Precision {
     F32,
     /// Double precision.
     F64,
+}
+
+/// Where the noise is evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Device {
+    /// This machine's CPU cores, through the library.
+    Cpu,
+    /// The first GPU adapter wgpu finds, through the stack compiled to WGSL
+    /// (builds with the `gpu` feature; 2D and 3D stacks, f32).
+    Gpu,
 }
 
 /// An instruction set, as named on the command line.
@@ -118,6 +130,13 @@ pub struct BenchArgs {
     #[arg(long, value_name = "ISA,...", value_delimiter = ',')]
     pub isa: Vec<IsaName>,
 
+    /// Where to run: cpu, or gpu (a build with the gpu feature).
+    ///
+    /// On the GPU the rows are the dispatch alone (call `dispatch`) and the
+    /// grid call with its read-back (call `grid`), in f32.
+    #[arg(long, value_enum, default_value = "cpu", hide_possible_values = true)]
+    pub device: Device,
+
     /// Minimum measuring time per row, in seconds [default: 0.5].
     #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub seconds: Option<f64>,
@@ -154,7 +173,8 @@ struct Row {
     precision: Precision,
     gradient: bool,
     isa: &'static str,
-    threads: u16,
+    /// CPU threads (null on the GPU).
+    threads: Option<u16>,
     msamples_per_s: f64,
     ns_per_sample: f64,
     repetitions: u64,
@@ -164,6 +184,9 @@ struct Row {
 #[derive(Debug, Serialize)]
 struct Report {
     noise: String,
+    /// The GPU adapter, with --device gpu.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    device: Option<String>,
     dims: usize,
     shape: Vec<usize>,
     samples: usize,
@@ -182,6 +205,14 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
     let resolved = args.stack.resolve(noise).map_err(usage)?;
     let (shape, samples) = shape_of(args, dims)?;
     let spacing = args.scale.unwrap_or(0.03);
+    if args.device == Device::Gpu {
+        return gpu(args, &resolved, dims, (shape, samples), spacing, out);
+    }
+    if args.call.contains(&Call::Dispatch) {
+        return Err(usage(
+            "--call dispatch times a GPU dispatch: it needs --device gpu".into(),
+        ));
+    }
     let calls = or_default(&args.call, &[Call::Grid, Call::Points]);
     let precisions = or_default(&args.precision, &[Precision::F32]);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u16;
@@ -224,7 +255,7 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
                         precision,
                         gradient: args.gradient,
                         isa: isa.name(),
-                        threads: t,
+                        threads: Some(t),
                         msamples_per_s: total / elapsed.as_secs_f64() / 1e6,
                         ns_per_sample: elapsed.as_secs_f64() * 1e9 / total,
                         repetitions: reps,
@@ -235,6 +266,7 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
     }
     let report = Report {
         noise: label,
+        device: None,
         dims,
         shape,
         samples,
@@ -242,6 +274,89 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
         rows,
     };
     print(&report, args.json, out).map_err(CliError::Write)
+}
+
+/// `--device gpu`: the stack compiled to WGSL, its dispatch and its grid
+/// call with read-back timed, in f32.
+#[cfg(feature = "gpu")]
+fn gpu(
+    args: &BenchArgs,
+    resolved: &stack_args::Resolved,
+    dims: usize,
+    (shape, samples): (Vec<usize>, usize),
+    spacing: f64,
+    out: impl Write,
+) -> Result<(), CliError> {
+    let usage = CliError::Usage;
+    if resolved.graph.is_some() {
+        return Err(usage(
+            "--device gpu evaluates noise stacks; graphs (--expr, a config's [graph]) run on the CPU"
+                .into(),
+        ));
+    }
+    let cpu_only = [
+        (!args.threads.is_empty(), "--threads"),
+        (!args.isa.is_empty(), "--isa"),
+        (
+            args.precision.iter().any(|p| *p != Precision::F32),
+            "--precision f64",
+        ),
+        (args.call.contains(&Call::Points), "--call points"),
+    ];
+    if let Some((_, flag)) = cpu_only.iter().find(|(given, _)| *given) {
+        return Err(usage(format!(
+            "{flag} does not apply to --device gpu (f32 grids; calls dispatch and grid)"
+        )));
+    }
+    let calls = or_default(&args.call, &[Call::Dispatch, Call::Grid]);
+    let seconds = Duration::from_secs_f64(args.seconds.unwrap_or(0.5));
+    let field = crate::gpu::GpuStack::new(&resolved.stack, dims, args.gradient)?;
+    // As on the CPU: just off the lattice.
+    let (origin, step) = (0.123f32, spacing as f32);
+    let mut rows = Vec::new();
+    for call in calls {
+        let (reps, elapsed) = match call {
+            Call::Dispatch => field.time_dispatch(origin, step, &shape, seconds)?,
+            _ => field.time_grid(origin, step, &shape, seconds)?,
+        };
+        let total = reps as f64 * samples as f64;
+        rows.push(Row {
+            call,
+            precision: Precision::F32,
+            gradient: args.gradient,
+            isa: "gpu",
+            threads: None,
+            msamples_per_s: total / elapsed.as_secs_f64() / 1e6,
+            ns_per_sample: elapsed.as_secs_f64() * 1e9 / total,
+            repetitions: reps,
+        });
+    }
+    let report = Report {
+        noise: describe(&resolved.stack, dims),
+        device: Some(field.adapter()),
+        dims,
+        shape,
+        samples,
+        spacing,
+        rows,
+    };
+    print(&report, args.json, out).map_err(CliError::Write)
+}
+
+/// `--device gpu` in a build without the `gpu` feature.
+#[cfg(not(feature = "gpu"))]
+fn gpu(
+    _: &BenchArgs,
+    _: &stack_args::Resolved,
+    _: usize,
+    _: (Vec<usize>, usize),
+    _: f64,
+    _: impl Write,
+) -> Result<(), CliError> {
+    Err(CliError::Usage(
+        "--device gpu needs a build with the gpu feature: cargo install --path crates/surflet-cli --features gpu"
+            .into(),
+    ))
 }
 
 /// The dimension: 2 unless --dims, --period or a --size of several sides
@@ -432,7 +547,7 @@ impl Job<'_> {
         let mut out = vec![F::ZERO; n];
         let mut grad: Vec<Vec<F>> = vec![vec![F::ZERO; if self.gradient { n } else { 0 }]; D];
         let points: Vec<Vec<F>> = match self.call {
-            Call::Grid => Vec::new(),
+            Call::Grid | Call::Dispatch => Vec::new(),
             Call::Points => (0..D)
                 .map(|a| (0..n).map(|i| grid.point(i)[a]).collect())
                 .collect(),
@@ -443,7 +558,7 @@ impl Job<'_> {
                 std::array::from_fn(|_| it.next().map_or(&mut [][..], |v| &mut v[..]))
             });
             match self.call {
-                Call::Grid => e.grid_on(self.isa, &grid, &mut out, g).map(drop),
+                Call::Grid | Call::Dispatch => e.grid_on(self.isa, &grid, &mut out, g).map(drop),
                 Call::Points => {
                     let c: [&[F]; D] = std::array::from_fn(|a| &points[a][..]);
                     e.fill_on(self.isa, c, &mut out, g)
@@ -479,6 +594,9 @@ fn print(report: &Report, json: bool, mut out: impl Write) -> std::io::Result<()
         report.samples,
         short(report.spacing)
     )?;
+    if let Some(device) = &report.device {
+        writeln!(out, "device: {device}")?;
+    }
     writeln!(
         out,
         "{:<7} {:<9} {:<8} {:<7} {:>7} {:>11} {:>10}",
@@ -492,7 +610,7 @@ fn print(report: &Report, json: bool, mut out: impl Write) -> std::io::Result<()
             format!("{:?}", r.precision).to_lowercase(),
             if r.gradient { "yes" } else { "no" },
             r.isa,
-            r.threads,
+            r.threads.map_or("-".to_string(), |t| t.to_string()),
             r.msamples_per_s,
             r.ns_per_sample
         )?;

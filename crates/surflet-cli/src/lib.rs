@@ -16,6 +16,8 @@ mod bench;
 mod eval;
 #[cfg(feature = "plots")]
 mod gallery;
+#[cfg(feature = "gpu")]
+mod gpu;
 mod help;
 mod imaging;
 mod look;

@@ -27,8 +27,7 @@ start of your entry point: it stops the driver from fusing products into
 multiply-adds (docs/GPU.md has what each tested driver does).
 
 Covered: value, perlin, simplex and simplex-value noise in 2D and 3D, with
-every fractal and domain warp, periodic or not (except periodic 2D
-simplex).
+every fractal and domain warp, periodic or not.
 
   surflet shader simplex --octaves 5 > noise.wgsl
   surflet shader --config look.toml --dims 3 --name terrain --output terrain.wgsl";

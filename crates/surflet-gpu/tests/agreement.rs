@@ -55,6 +55,12 @@ const PERIODIC: &[(&str, &[u32])] = &[
         "noise = \"simplex\"\nperiod = [4, 6, 8]\n[fractal]\noctaves = 2",
         &[4, 6, 8],
     ),
+    // The hexagonal lattice (an even y period).
+    (
+        "noise = \"simplex\"\nperiod = [5, 6]\n[fractal]\noctaves = 3",
+        &[5, 6],
+    ),
+    ("noise = \"simplex-value\"\nperiod = [3, 4]", &[3, 4]),
 ];
 
 /// (origin, step, start, size) per axis: near the origin, negative, and

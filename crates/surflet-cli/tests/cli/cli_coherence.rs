@@ -15,7 +15,7 @@ use tempfile::TempDir;
 /// The subcommands with options, in this build (analyze and gallery need
 /// the `plots` feature).
 fn subcommands() -> Vec<&'static str> {
-    let mut subs = vec!["sample", "render", "bench"];
+    let mut subs = vec!["sample", "render", "bench", "shader"];
     if cfg!(feature = "plots") {
         subs.extend(["gallery", "analyze"]);
     }

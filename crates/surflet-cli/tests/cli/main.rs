@@ -24,6 +24,7 @@ mod render;
 mod sample;
 #[cfg(feature = "serve")]
 mod serve;
+mod shader;
 mod stack;
 mod tile;
 // Compares every subcommand, analyze and the server's export included.

@@ -368,9 +368,9 @@ pub(crate) fn simplex2<S: Simd, const VALUE: bool>(
 
 /// √(2/3): the edge length of the classic 2D lattice, used as the horizontal
 /// edge of the hexagonal lattice.
-const HEX_SX: f64 = 0.816_496_580_927_726;
+pub(crate) const HEX_SX: f64 = 0.816_496_580_927_726;
 /// √(1/2) = √(2/3)·√3/2: the row height of that equilateral lattice.
-const HEX_SY: f64 = core::f64::consts::FRAC_1_SQRT_2;
+pub(crate) const HEX_SY: f64 = core::f64::consts::FRAC_1_SQRT_2;
 
 /// The finished hash of hexagonal-lattice vertex `(ci + ou, cj + ov)`,
 /// wrapped to its representative in the tile: rows wrap by the (even) y

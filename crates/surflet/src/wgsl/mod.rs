@@ -22,8 +22,8 @@
 //! CPU's operand order; and no constant is written in decimal.
 //!
 //! Supported: value, Perlin, simplex and simplex value noise in 2D and 3D,
-//! periodic or not (periodic 2D simplex excepted: its hexagonal lattice is
-//! not ported yet), every fractal kind, and domain warps. Other noises
+//! periodic or not (periodic 2D simplex on its hexagonal lattice), every
+//! fractal kind, and domain warps. Other noises
 //! (OpenSimplex2, cellular) and other dimensions are refused with an error.
 //!
 //! ```
@@ -45,7 +45,7 @@ use crate::error::Error;
 use crate::fractal_kind::FractalKind;
 use crate::kernel::MARGIN;
 use crate::kernel::hypercube::PERLIN_SCALE;
-use crate::kernel::simplex::{F2, G2, SIMPLEX_SCALE, SIMPLEX_VALUE_SCALE};
+use crate::kernel::simplex::{F2, G2, HEX_SX, HEX_SY, SIMPLEX_SCALE, SIMPLEX_VALUE_SCALE};
 use crate::noise::{Noise, NoiseKind};
 use crate::prelude_internal::*;
 use crate::program::{LayerSpec, OctaveSpec, Program};
@@ -129,6 +129,8 @@ fn constants() -> String {
         ("SURFLET_F2_LO", lit(f2_lo)),
         ("SURFLET_G2", c(G2)),
         ("SURFLET_G2_2_MINUS_1", c(2.0 * G2 - 1.0)),
+        ("SURFLET_HEX_SX", c(HEX_SX)),
+        ("SURFLET_HEX_SY", c(HEX_SY)),
     ];
     let mut s = String::from("// Constants, rounded from the kernels' f64 values.\n");
     for (n, v) in rows {
@@ -228,12 +230,16 @@ fn kernel_call<const D: usize>(noise: &Noise<D>, p: &str) -> Result<String, Erro
                 } else {
                     SIMPLEX_SCALE[D - 1]
                 };
-            if D == 2 {
-                if periodic {
-                    return Err(bad(
-                        "periodic 2D simplex noise (a hexagonal lattice) has no WGSL kernel yet",
-                    ));
-                }
+            if D == 2 && periodic {
+                let s = [c(scale), c(scale * HEX_SX), c(scale * HEX_SY)];
+                format!(
+                    "surflet_simplex2_hex({key}, {p}, {value}, {per}, {inv}, {}u, {}u, {}u, {})",
+                    field.period.cells[1],
+                    field.period.half[1],
+                    field.period.double[0],
+                    vec(&s)
+                )
+            } else if D == 2 {
                 format!("surflet_simplex2({key}, {p}, {value}, {})", c(scale))
             } else {
                 format!(
@@ -497,11 +503,11 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("cellular noise has no WGSL kernel"), "{e}");
-        let e = ev("noise = \"simplex\"\nperiod = [4, 4]")
+        let e = ev("noise = \"opensimplex2\"")
             .wgsl("n")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("periodic 2D simplex"), "{e}");
+        assert!(e.contains("opensimplex2 noise has no WGSL kernel"), "{e}");
         let four = Stack::from_toml_str("noise = \"perlin\"")
             .unwrap()
             .build::<4>()

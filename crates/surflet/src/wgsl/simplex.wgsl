@@ -180,3 +180,65 @@ fn surflet_simplex3(key: u32, p: vec3<f32>, value: bool, periodic: bool, per: ve
     acc = surflet_corner(acc, surflet_corner_data(h[3], value, 3u), d3, value, 3u);
     return surflet_finish_sum(acc, surflet_poison3(p), scale, 3u);
 }
+
+// The finished hash of hexagonal-lattice vertex (ci + ou, cj + ov), wrapped
+// to its representative in the tile: rows wrap by the (even) y period,
+// shifting u by half of it; then 2X = 2u - v wraps by twice the x period.
+fn surflet_hex_vertex(key: u32, ci: u32, cj: u32, ou: u32, ov: u32, cells_y: u32, half_y: u32, double_x: u32) -> u32 {
+    var u = ci + ou;
+    var v = cj + ov;
+    let row_wraps = v == cells_y;
+    v = select(v, 0u, row_wraps);
+    u = select(u, u - half_y, row_wraps);
+    var x2 = (u + u) - v;
+    x2 = select(x2, x2 + double_x, 0 > bitcast<i32>(x2));
+    x2 = select(x2, x2 - double_x, bitcast<i32>(x2) > bitcast<i32>(double_x - 1u));
+    let w = (x2 + v) >> 1u;
+    return surflet_lowbias32(key ^ ((w * SURFLET_PRIME_X) ^ (v * SURFLET_PRIME_Y)));
+}
+
+// 2D periodic, on psrdnoise's hexagonal lattice: vertices at (u - v/2, v),
+// evaluated in the frame scaled by (sqrt(2/3), sqrt(1/2)), where the
+// triangles are those of surflet_simplex2. scale.x is the value's scale,
+// scale.y and scale.z the gradient's along x and y.
+fn surflet_simplex2_hex(key: u32, p: vec2<f32>, value: bool, per: vec2<f32>, inv: vec2<f32>, cells_y: u32, half_y: u32, double_x: u32, scale: vec3<f32>) -> vec3<f32> {
+    let sx = surflet_split(p.x, true, per.x, inv.x);
+    let sy = surflet_split(p.y, true, per.y, inv.y);
+    let xi = sx.x;
+    let xf = sx.y;
+    let j = sy.x;
+    let fb = sy.y;
+    let jh = surflet_p(j * 0.5f);
+    let hi = floor(jh);
+    let hf = jh - hi;
+    let ar = (xf + hf) + surflet_p(fb * 0.5f);
+    let ai = floor(ar);
+    let fa = ar - ai;
+    let i = (xi + hi) + ai;
+    let right_first = fa > fb;
+    let dx0 = fa - surflet_p(fb * 0.5f);
+    let dy0 = fb;
+    let dx1 = dx0 - select(-0.5f, 1.0f, right_first);
+    let dy1 = dy0 - select(1.0f, 0.0f, right_first);
+    let dx2 = dx0 - 0.5f;
+    let dy2 = dy0 - 1.0f;
+    let kx = SURFLET_HEX_SX;
+    let ky = SURFLET_HEX_SY;
+    let ci = surflet_cell(i);
+    let cj = surflet_cell(j);
+    let step_u = select(0u, 1u, right_first);
+    let step_v = step_u ^ 1u;
+    var acc = vec4<f32>(0.0f);
+    let h0 = surflet_hex_vertex(key, ci, cj, 0u, 0u, cells_y, half_y, double_x);
+    acc = surflet_corner(acc, surflet_corner_data(h0, value, 2u), vec3<f32>(dx0 * kx, dy0 * ky, 0.0f), value, 2u);
+    let h1 = surflet_hex_vertex(key, ci, cj, step_u, step_v, cells_y, half_y, double_x);
+    acc = surflet_corner(acc, surflet_corner_data(h1, value, 2u), vec3<f32>(dx1 * kx, dy1 * ky, 0.0f), value, 2u);
+    let h2 = surflet_hex_vertex(key, ci, cj, 1u, 1u, cells_y, half_y, double_x);
+    acc = surflet_corner(acc, surflet_corner_data(h2, value, 2u), vec3<f32>(dx2 * kx, dy2 * ky, 0.0f), value, 2u);
+    let nan = surflet_poison2(p);
+    return vec3<f32>(
+        surflet_p(acc.x * scale.x) + nan,
+        surflet_p(acc.y * scale.y) + nan,
+        surflet_p(acc.z * scale.z) + nan,
+    );
+}
