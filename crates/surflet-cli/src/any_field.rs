@@ -22,6 +22,12 @@ trait Erased: Send + Sync {
         out: &mut [f64],
         gradient: Option<[&mut [f64]; 4]>,
     ) -> Result<(), Error>;
+    fn fill_grid_f32(
+        &self,
+        axes: [&[f64]; 4],
+        out: &mut [f64],
+        gradient: Option<[&mut [f64]; 4]>,
+    ) -> Result<(), Error>;
     #[cfg(feature = "serve")]
     fn fill_points(&self, coords: [&[f64]; 4], out: &mut [f64]) -> Result<(), Error>;
 }
@@ -82,6 +88,45 @@ impl<T: Field<D>, const D: usize> Erased for Dim<T, D> {
         Ok(())
     }
 
+    fn fill_grid_f32(
+        &self,
+        axes: [&[f64]; 4],
+        out: &mut [f64],
+        gradient: Option<[&mut [f64]; 4]>,
+    ) -> Result<(), Error> {
+        if D > 4 {
+            return Err(too_many(D));
+        }
+        let grid = Grid::from_axes(std::array::from_fn(|a| {
+            axes[a].iter().map(|&v| v as f32).collect()
+        }))?;
+        let n = out.len();
+        let mut v = vec![0f32; n];
+        match gradient {
+            None => {
+                self.0.grid(&grid, &mut v)?;
+            }
+            Some(g) => {
+                let mut g32: [Vec<f32>; D] = std::array::from_fn(|_| vec![0f32; n]);
+                {
+                    let mut it = g32.iter_mut();
+                    let s: [&mut [f32]; D] =
+                        std::array::from_fn(|_| &mut it.next().expect("D slices")[..]);
+                    self.0.grid_gradient(&grid, &mut v, s)?;
+                }
+                for (o, s) in g.into_iter().zip(&g32) {
+                    for (o, s) in o.iter_mut().zip(s) {
+                        *o = f64::from(*s);
+                    }
+                }
+            }
+        }
+        for (o, s) in out.iter_mut().zip(&v) {
+            *o = f64::from(*s);
+        }
+        Ok(())
+    }
+
     #[cfg(feature = "serve")]
     fn fill_points(&self, coords: [&[f64]; 4], out: &mut [f64]) -> Result<(), Error> {
         if D > 4 {
@@ -136,6 +181,17 @@ impl AnyField {
         gradient: Option<[&mut [f64]; 4]>,
     ) -> Result<(), Error> {
         self.0.fill_grid(axes, out, gradient)
+    }
+
+    /// [`fill_grid`](Self::fill_grid) in `f32`: the coordinates rounded to
+    /// `f32`, the results widened (exactly) to `f64`.
+    pub fn fill_grid_f32(
+        &self,
+        axes: [&[f64]; 4],
+        out: &mut [f64],
+        gradient: Option<[&mut [f64]; 4]>,
+    ) -> Result<(), Error> {
+        self.0.fill_grid_f32(axes, out, gradient)
     }
 
     /// Point-array evaluation in `f64`: the value at `(coords[0][i],

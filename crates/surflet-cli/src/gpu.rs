@@ -94,4 +94,35 @@ impl GpuStack {
             }
         }
     }
+
+    /// The grid of the first `dims` coordinate lists (x fastest), narrowed
+    /// to `f32`, evaluated on the GPU: values to `out` and, if asked, the
+    /// gradient to the first `dims` slices (widened to `f64`, exactly).
+    pub fn fill_grid(
+        &self,
+        axes: [&[f64]; 4],
+        out: &mut [f64],
+        gradient: Option<[&mut [f64]; 4]>,
+    ) -> Result<(), String> {
+        let lists: Vec<Vec<f32>> = axes[..self.dims]
+            .iter()
+            .map(|a| a.iter().map(|&v| v as f32).collect())
+            .collect();
+        let refs: Vec<&[f32]> = lists.iter().map(|a| &a[..]).collect();
+        let r = self
+            .kernel
+            .grid_axes(&self.ctx, &refs)
+            .map_err(|e| e.to_string())?;
+        for (o, v) in out.iter_mut().zip(&r.values) {
+            *o = f64::from(*v);
+        }
+        if let (Some(g), Some(rg)) = (gradient, r.gradient) {
+            for (o, s) in g.into_iter().zip(&rg) {
+                for (o, s) in o.iter_mut().zip(s) {
+                    *o = f64::from(*s);
+                }
+            }
+        }
+        Ok(())
+    }
 }

@@ -462,6 +462,38 @@ impl GridKernel {
         size: &[usize],
     ) -> Result<GridOutput, GpuError> {
         let plan = self.plan(ctx, origin, step, start, size)?;
+        self.run(ctx, &plan)
+    }
+
+    /// The values (and gradient) over the grid of the given coordinate
+    /// lists, one per dimension (axis 0 varying fastest): what surflet's
+    /// `Grid::from_axes` and a grid call compute on the CPU. For grids that
+    /// are not uniform in `f32`, such as a picture's pixel centres computed
+    /// in `f64` and rounded. Non-finite coordinates and empty axes are
+    /// refused before anything runs.
+    pub fn grid_axes(&self, ctx: &GpuContext, axes: &[&[f32]]) -> Result<GridOutput, GpuError> {
+        let d = self.dims;
+        if axes.len() != d {
+            return Err(GpuError::Input(format!(
+                "{} coordinate lists given, the kernel is {d}-dimensional",
+                axes.len()
+            )));
+        }
+        for (a, list) in axes.iter().enumerate() {
+            if let Some(x) = list.iter().find(|x| !x.is_finite()) {
+                return Err(GpuError::Input(format!(
+                    "axis {a} has the non-finite coordinate {x}; give finite values"
+                )));
+            }
+        }
+        let size: Vec<usize> = axes.iter().map(|a| a.len()).collect();
+        let owned = axes.iter().map(|a| a.to_vec()).collect();
+        let plan = self.plan_axes(ctx, owned, &size)?;
+        self.run(ctx, &plan)
+    }
+
+    /// Runs every pass of `plan` and reads the results back.
+    fn run(&self, ctx: &GpuContext, plan: &Plan) -> Result<GridOutput, GpuError> {
         let n = plan.n;
         let outs = self.outputs();
         let mut values = host_vec(n)?;
@@ -471,7 +503,7 @@ impl GridKernel {
                 gradient.push(host_vec(n)?);
             }
         }
-        let bufs = self.buffers(ctx, &plan, true)?;
+        let bufs = self.buffers(ctx, plan, true)?;
         let staging = bufs.staging.as_ref().expect("read-back buffer");
         let mut base = 0usize;
         for params_buf in &bufs.params {
@@ -593,6 +625,39 @@ impl GridKernel {
                 )));
             }
         }
+        let mut st = [0usize; 3];
+        for a in 0..d {
+            st[a] = usize::try_from(start[a]).map_err(|_| {
+                GpuError::Input(format!("start {} does not fit in usize", start[a]))
+            })?;
+        }
+        // Checked before the axes are made, which allocates them.
+        self.check_size(ctx, size)?;
+        let axes: Vec<Vec<f32>> = if d == 2 {
+            let g = surflet::Grid::window(
+                [origin[0], origin[1]],
+                [step[0], step[1]],
+                [st[0], st[1]],
+                [size[0], size[1]],
+            )
+            .map_err(window_error)?;
+            (0..2).map(|a| g.axis(a).to_vec()).collect()
+        } else {
+            let g = surflet::Grid::window(
+                [origin[0], origin[1], origin[2]],
+                [step[0], step[1], step[2]],
+                [st[0], st[1], st[2]],
+                [size[0], size[1], size[2]],
+            )
+            .map_err(window_error)?;
+            (0..3).map(|a| g.axis(a).to_vec()).collect()
+        };
+        self.plan_axes(ctx, axes, size)
+    }
+
+    /// The number of points of `size`, if it is not empty and its output
+    /// and coordinate lists fit the host and the device.
+    fn check_size(&self, ctx: &GpuContext, size: &[usize]) -> Result<usize, GpuError> {
         if size.contains(&0) {
             return Err(GpuError::Input(format!(
                 "size {size:?} is empty; every axis needs at least one point"
@@ -625,31 +690,23 @@ impl GridKernel {
                  largest storage buffer ({max_binding} bytes)"
             )));
         }
-        let mut st = [0usize; 3];
-        for a in 0..d {
-            st[a] = usize::try_from(start[a]).map_err(|_| {
-                GpuError::Input(format!("start {} does not fit in usize", start[a]))
-            })?;
-        }
-        let axes: Vec<Vec<f32>> = if d == 2 {
-            let g = surflet::Grid::window(
-                [origin[0], origin[1]],
-                [step[0], step[1]],
-                [st[0], st[1]],
-                [size[0], size[1]],
-            )
-            .map_err(window_error)?;
-            (0..2).map(|a| g.axis(a).to_vec()).collect()
-        } else {
-            let g = surflet::Grid::window(
-                [origin[0], origin[1], origin[2]],
-                [step[0], step[1], step[2]],
-                [st[0], st[1], st[2]],
-                [size[0], size[1], size[2]],
-            )
-            .map_err(window_error)?;
-            (0..3).map(|a| g.axis(a).to_vec()).collect()
-        };
+        Ok(n)
+    }
+
+    /// The passes over the grid of `axes` (`size` their lengths).
+    fn plan_axes(
+        &self,
+        ctx: &GpuContext,
+        axes: Vec<Vec<f32>>,
+        size: &[usize],
+    ) -> Result<Plan, GpuError> {
+        let d = self.dims;
+        let n = self.check_size(ctx, size)?;
+        let total: usize = size.iter().sum();
+        let limits = ctx.device.limits();
+        let max_binding = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
         let mut flat = host_vec(total)?;
         for a in &axes {
             flat.extend_from_slice(a);

@@ -213,3 +213,54 @@ fn periodic_stacks_agree_bit_for_bit() {
         check(&ctx, toml, &[period.len()]);
     }
 }
+
+/// `grid_axes`: coordinate lists that are no uniform `f32` grid (a
+/// picture's pixel centres computed in `f64`, then rounded), against the
+/// CPU's grid over the same lists; non-finite coordinates refused.
+#[test]
+fn arbitrary_axes_agree() {
+    let Some(ctx) = context() else { return };
+    let ev = Stack::from_toml_str("noise = \"simplex\"\n[fractal]\noctaves = 3")
+        .unwrap()
+        .build::<2>()
+        .unwrap();
+    let xs: Vec<f32> = (0..97)
+        .map(|i| (-3.1 + f64::from(i) * 7.0 / 97.0) as f32)
+        .collect();
+    let ys: Vec<f32> = (0..61).map(|j| (1e5 + f64::from(j) / 3.0) as f32).collect();
+    let kernel = GridKernel::new(&ctx, &ev.wgsl("field").unwrap(), "field", 2, true).unwrap();
+    let out = kernel.grid_axes(&ctx, &[&xs, &ys]).unwrap();
+    let grid = Grid::from_axes([xs.clone(), ys.clone()]).unwrap();
+    let n = grid.len();
+    let (mut v, mut gx, mut gy) = (vec![0f32; n], vec![0f32; n], vec![0f32; n]);
+    ev.grid_gradient(&grid, &mut v, [&mut gx, &mut gy]).unwrap();
+    let g = out.gradient.unwrap();
+    for i in 0..n {
+        assert_eq!(
+            v[i].to_bits(),
+            out.values[i].to_bits(),
+            "value at {:?}",
+            grid.point(i)
+        );
+        assert_eq!(
+            gx[i].to_bits(),
+            g[0][i].to_bits(),
+            "d/dx at {:?}",
+            grid.point(i)
+        );
+        assert_eq!(
+            gy[i].to_bits(),
+            g[1][i].to_bits(),
+            "d/dy at {:?}",
+            grid.point(i)
+        );
+    }
+    let bad = [0.0, f32::NAN];
+    let e = kernel
+        .grid_axes(&ctx, &[&bad, &ys])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("non-finite"), "{e}");
+    let e = kernel.grid_axes(&ctx, &[&xs]).unwrap_err().to_string();
+    assert!(e.contains("2-dimensional"), "{e}");
+}

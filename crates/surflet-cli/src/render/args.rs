@@ -1,5 +1,6 @@
 //! The options of `surflet render`, and their types.
 
+use crate::bench::{Device, Precision};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -72,6 +73,25 @@ pub struct RenderArgs {
     /// Never show a progress bar.
     #[arg(long, short = 'q', hide_short_help = true)]
     pub quiet: bool,
+
+    /// Evaluate the noise in f64 (the default) or f32.
+    #[arg(long, value_enum, value_name = "P", hide_short_help = true)]
+    pub precision: Option<Precision>,
+
+    /// Where to evaluate: cpu, or gpu (a build with the gpu feature).
+    ///
+    /// The GPU runs 2D and 3D stacks (value, perlin, simplex, simplex-value;
+    /// any fractal and warp) compiled to WGSL, in f32; where the driver
+    /// computes the CPU's bits (docs/GPU.md), the file is the one
+    /// `--precision f32` writes.
+    #[arg(
+        long,
+        value_enum,
+        default_value = "cpu",
+        hide_short_help = true,
+        hide_possible_values = true
+    )]
+    pub device: Device,
 
     #[command(flatten)]
     pub stack: StackArgs,

@@ -34,7 +34,6 @@ fn render_frame(
     }
     let normal = matches!(plan.content, Content::Normal(_));
     let (sx, sy) = (plan.x.step.value(), plan.y.step.value());
-    let field = &*plan.field;
     let band_rows = (BAND_PIXELS / width).max(1);
     let mut values = Vec::new();
     let mut gradient: [Vec<f64>; 4] = Default::default();
@@ -53,9 +52,7 @@ fn render_frame(
                 resize(g, n)?;
             }
             let [g0, g1, g2, g3] = &mut gradient;
-            field
-                .fill_grid(axes, &mut values, Some([g0, g1, g2, g3]))
-                .map_err(|e| e.to_string())?;
+            plan.fill_grid(axes, &mut values, Some([g0, g1, g2, g3]))?;
             // Chain rule: pixel-space slope = noise-space slope times the
             // noise distance between neighbouring pixels.
             band.par_chunks_mut(2 * width)
@@ -68,9 +65,7 @@ fn render_frame(
                     }
                 });
         } else {
-            field
-                .fill_grid(axes, band, None)
-                .map_err(|e| e.to_string())?;
+            plan.fill_grid(axes, band, None)?;
         }
         progress.inc(rows as u64);
     }

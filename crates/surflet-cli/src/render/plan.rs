@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use surflet::MAX_PERIOD;
+use surflet::{MAX_PERIOD, Stack};
 
 use super::args::{Mode, RenderArgs, TimeAxis};
 use crate::any_field::AnyField;
@@ -178,10 +178,89 @@ pub(super) struct Plan {
     pub warning: Option<String>,
     /// Where --save-config writes, and what: every resolved choice.
     pub save_config: Option<(PathBuf, Document)>,
+    /// How and where the noise is evaluated.
+    pub eval: Evaluation,
     /// Every resolved choice, as --save-config would write it (read by
     /// `serve`'s export).
     #[cfg_attr(not(feature = "serve"), allow(dead_code))]
     pub look: Document,
+}
+
+/// How and where a render evaluates its noise.
+pub(super) enum Evaluation {
+    /// On the CPU in f64 (the default).
+    F64,
+    /// On the CPU in f32 (--precision f32).
+    F32,
+    /// On the GPU in f32 (--device gpu).
+    #[cfg(feature = "gpu")]
+    Gpu(Box<crate::gpu::GpuStack>),
+}
+
+impl Plan {
+    /// The grid of the first `D` coordinate lists (x fastest), values to
+    /// `out` and, if asked, the gradient to the first `D` slices.
+    pub(super) fn fill_grid(
+        &self,
+        axes: [&[f64]; 4],
+        out: &mut [f64],
+        gradient: Option<[&mut [f64]; 4]>,
+    ) -> Result<(), String> {
+        match &self.eval {
+            Evaluation::F64 => self.field.fill_grid(axes, out, gradient),
+            Evaluation::F32 => self.field.fill_grid_f32(axes, out, gradient),
+            #[cfg(feature = "gpu")]
+            Evaluation::Gpu(g) => return g.fill_grid(axes, out, gradient),
+        }
+        .map_err(|e| e.to_string())
+    }
+}
+
+/// --precision and --device: f64 on the CPU unless they say otherwise;
+/// the GPU evaluates stacks without a loop's periods, in f32.
+fn evaluation(
+    args: &RenderArgs,
+    r: &Resolved,
+    built: &Stack,
+    dims: usize,
+    normal: bool,
+) -> Result<Evaluation, String> {
+    use crate::bench::{Device, Precision};
+    match (args.device, args.precision) {
+        (Device::Cpu, None | Some(Precision::F64)) => Ok(Evaluation::F64),
+        (Device::Cpu, Some(Precision::F32)) => Ok(Evaluation::F32),
+        (Device::Gpu, Some(Precision::F64)) => {
+            Err("--device gpu evaluates in f32: drop --precision f64".into())
+        }
+        (Device::Gpu, _) => gpu_evaluation(r, built, dims, normal),
+    }
+}
+
+/// The GPU's evaluation of `built`, the stack as the CPU field was built
+/// (with the periods render adds to tile an image or loop an animation).
+#[cfg(feature = "gpu")]
+fn gpu_evaluation(
+    r: &Resolved,
+    built: &Stack,
+    dims: usize,
+    normal: bool,
+) -> Result<Evaluation, String> {
+    if r.graph.is_some() {
+        return Err(
+            "--device gpu renders noise stacks; graphs (--expr, a config's [graph]) run on the CPU"
+                .into(),
+        );
+    }
+    match crate::gpu::GpuStack::new(built, dims, normal) {
+        Ok(g) => Ok(Evaluation::Gpu(Box::new(g))),
+        Err(crate::CliError::Usage(m) | crate::CliError::Runtime(m)) => Err(m),
+        Err(e) => Err(format!("{e:?}")),
+    }
+}
+
+#[cfg(not(feature = "gpu"))]
+fn gpu_evaluation(_: &Resolved, _: &Stack, _: usize, _: bool) -> Result<Evaluation, String> {
+    Err("--device gpu needs a build with the gpu feature: cargo install --path crates/surflet-cli --features gpu".into())
 }
 
 /// The first of several options that was given, for messages.
@@ -262,7 +341,7 @@ impl Plan {
         let dims = dims_choice(args, view, &r, time_axis)?;
 
         let (step, loop_period) = time_step(args, anim, &choice, cells, period_len)?;
-        let field = stack_field(&r, dims, loop_period).map_err(|e| {
+        let (field, built) = stack_field(&r, dims, loop_period).map_err(|e| {
             if looped && period.is_none() {
                 format!(
                     "{e}; --loop makes the noise periodic, so animate along z or use value or \
@@ -305,6 +384,8 @@ impl Plan {
         let normal_strength = args.normal_strength.or(pixels.normal_strength);
         let content = content_of(format, &pc, normal_format, normal_strength, scale, cells)?;
         check_side(format, width, height)?;
+        let normal = matches!(content, Content::Normal(_));
+        let eval = evaluation(args, &r, &built, dims, normal)?;
 
         // Everything above, as a config that reproduces it.
         let saved = Document {
@@ -343,6 +424,7 @@ impl Plan {
             quiet: args.quiet,
             warning: version1_scale.then(|| VERSION1_WARNING.to_string()),
             save_config: args.stack.save_config.clone().map(|p| (p, saved.clone())),
+            eval,
             look: saved,
         };
         plan.check_documented_range()?;
@@ -877,22 +959,24 @@ fn default_scale(version: u32) -> [Ratio; 2] {
 /// Compiles a stack for `dims` dimensions with its periods: the given ones,
 /// the loop's, and for the other axes the largest power of two the stack
 /// accepts (65536 rarely is: octave `i` needs the period times
-/// lacunarity^i).
+/// lacunarity^i). Returns the stack as built, with those periods.
 fn stack_field(
     r: &Resolved,
     dims: usize,
     loop_period: Option<(usize, u32)>,
-) -> Result<AnyField, String> {
+) -> Result<(AnyField, Stack), String> {
     if let Some(g) = &r.graph {
         if loop_period.is_some() {
             return Err("a looping animation tiles its stack's time axis; a graph cannot be tiled (use a stack)".into());
         }
-        return AnyField::graph(g, dims).map_err(|e| e.to_string());
+        let field = AnyField::graph(g, dims).map_err(|e| e.to_string())?;
+        return Ok((field, r.stack.clone()));
     }
     let mut stack = r.stack.clone();
     let given = stack.period.clone().unwrap_or_default();
     if given.is_empty() && loop_period.is_none() {
-        return AnyField::new_stack(&stack, dims).map_err(|e| r.explain(&e));
+        let field = AnyField::new_stack(&stack, dims).map_err(|e| r.explain(&e))?;
+        return Ok((field, stack));
     }
     let free = dims - given.len() - usize::from(loop_period.is_some());
     let mut first_error = None;
@@ -904,7 +988,7 @@ fn stack_field(
         }
         stack.period = Some(p);
         match AnyField::new_stack(&stack, dims) {
-            Ok(field) => return Ok(field),
+            Ok(field) => return Ok((field, stack)),
             Err(e) => {
                 first_error.get_or_insert(e);
             }

@@ -16,6 +16,8 @@ mod config_roundtrip;
 mod fuzz_corpus;
 #[cfg(feature = "plots")]
 mod gallery;
+#[cfg(feature = "gpu")]
+mod gpu;
 mod graph;
 #[cfg(feature = "serve")]
 mod load;

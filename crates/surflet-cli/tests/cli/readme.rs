@@ -105,10 +105,11 @@ fn readme_shell_examples_run_verbatim() {
         }
         ran += 1;
     }
-    assert_eq!(ran, 4, "blocks run");
+    assert_eq!(ran, 5, "blocks run");
     for file in [
         "noise.png",
         "terrain.png",
+        "terrain.wgsl",
         "clouds.gif",
         "normals.png",
         "tile.png",

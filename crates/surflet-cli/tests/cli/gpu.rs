@@ -1,0 +1,219 @@
+//! `--device gpu` (the gpu feature): renders that are the `--precision f32`
+//! renders byte for byte where the driver computes the CPU's bits (lavapipe
+//! in CI), bench rows, and the errors. Without a GPU adapter the tests say
+//! so and pass, except where `CI` is `true` (CI installs lavapipe).
+
+use std::fs;
+
+use tempfile::TempDir;
+
+use crate::common::{fails, render_in, surflet};
+
+/// Whether the GPU tests can run: false (after saying why) where the
+/// binary finds no adapter and this is not CI.
+fn gpu_available() -> bool {
+    let out = surflet()
+        .args([
+            "bench",
+            "value",
+            "--device",
+            "gpu",
+            "--size",
+            "4",
+            "--seconds",
+            "0",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() && stderr.contains("no GPU adapter") {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true: {stderr}"
+        );
+        eprintln!("skipped: {stderr}");
+        return false;
+    }
+    true
+}
+
+/// Renders on the GPU (its stderr may carry the Vulkan loader's
+/// complaints, so only success is required).
+fn render_gpu(dir: &std::path::Path, name: &str, args: &[&str]) -> Vec<u8> {
+    let out = dir.join(name);
+    let o = surflet()
+        .arg("render")
+        .arg(&out)
+        .args(args)
+        .args(["--device", "gpu", "-q"])
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    fs::read(out).unwrap()
+}
+
+#[test]
+fn gpu_renders_are_the_f32_renders() {
+    if !gpu_available() {
+        return;
+    }
+    let dir = TempDir::new().unwrap();
+    let cases: [(&str, &[&str]); 6] = [
+        (
+            "a.png",
+            &["-n", "simplex", "--octaves", "5", "--size", "96x64"],
+        ),
+        (
+            "b.png",
+            &[
+                "-n",
+                "perlin",
+                "--dims",
+                "3",
+                "--z",
+                "0.5",
+                "--fractal",
+                "ridged",
+                "--warp-amplitude",
+                "0.3",
+                "--mode",
+                "normal",
+                "--size",
+                "64",
+            ],
+        ),
+        (
+            "c.tif",
+            &[
+                "-n",
+                "value",
+                "--period",
+                "4,4",
+                "--octaves",
+                "3",
+                "--size",
+                "48",
+            ],
+        ),
+        (
+            "d.gif",
+            &[
+                "-n",
+                "simplex-value",
+                "--dims",
+                "3",
+                "--frames",
+                "3",
+                "--size",
+                "32",
+            ],
+        ),
+        (
+            "e.png",
+            &[
+                "-n",
+                "simplex",
+                "--period",
+                "4,6",
+                "--frequency",
+                "1/16",
+                "--size",
+                "40x30",
+            ],
+        ),
+        // A loop: render makes the stack periodic along time.
+        (
+            "f.gif",
+            &[
+                "-n", "perlin", "--dims", "3", "--frames", "4", "--loop", "--size", "24",
+            ],
+        ),
+    ];
+    for (name, args) in cases {
+        let gpu = render_gpu(dir.path(), name, args);
+        let mut cpu_args = args.to_vec();
+        cpu_args.extend(["--precision", "f32"]);
+        let cpu = fs::read(render_in(dir.path(), &format!("cpu-{name}"), &cpu_args)).unwrap();
+        assert!(
+            gpu == cpu,
+            "{name} {args:?}: the GPU file differs from --precision f32's"
+        );
+    }
+}
+
+#[test]
+fn gpu_errors_say_what_to_do() {
+    let cases: [(&[&str], &str); 3] = [
+        (&["--precision", "f64"], "--device gpu evaluates in f32"),
+        (&["--expr", "perlin()"], "graphs"),
+        (&["-n", "cellular"], "cellular noise has no WGSL kernel"),
+    ];
+    let dir = TempDir::new().unwrap();
+    for (args, message) in cases {
+        let out = dir.path().join("x.gif");
+        let mut all = vec!["render", out.to_str().unwrap(), "--device", "gpu"];
+        all.extend_from_slice(args);
+        let (_, e) = fails(&all, "", 2);
+        assert!(e.contains(message), "{args:?}: {e}");
+        assert!(
+            fs::read_dir(dir.path()).unwrap().next().is_none(),
+            "{args:?} left a file"
+        );
+    }
+}
+
+/// `bench --device gpu` (the gpu feature): the dispatch and grid rows, the
+/// adapter named. Skips without an adapter, except in CI.
+#[test]
+fn bench_runs_on_the_gpu() {
+    let out = surflet()
+        .args([
+            "bench",
+            "simplex",
+            "--device",
+            "gpu",
+            "--size",
+            "64",
+            "--json",
+            "--seconds",
+            "0",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() && stderr.contains("no GPU adapter") {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true: {stderr}"
+        );
+        eprintln!("skipped: {stderr}");
+        return;
+    }
+    assert!(out.status.success(), "{stderr}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["device"].as_str().is_some_and(|d| !d.is_empty()), "{v}");
+    let calls: Vec<&str> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["call"].as_str().unwrap())
+        .collect();
+    assert_eq!(calls, ["dispatch", "grid"]);
+    for r in v["rows"].as_array().unwrap() {
+        assert!(r["msamples_per_s"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(r["threads"].is_null(), "{r}");
+    }
+    let (_, e) = fails(
+        &["bench", "simplex", "--device", "gpu", "--precision", "f64"],
+        "",
+        2,
+    );
+    assert!(
+        e.contains("--precision f64 does not apply to --device gpu"),
+        "{e}"
+    );
+}
