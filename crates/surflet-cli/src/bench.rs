@@ -11,7 +11,7 @@ use surflet::{Field, Float, Grid, Isa, NoiseKind};
 
 use crate::CliError;
 use crate::names::NoiseName;
-use crate::stack_args::{self, StackArgs, one_noise};
+use crate::stack_args::{self, Resolved, StackArgs, agreed_dims, one_noise};
 use crate::units::{parse_extent, short};
 
 /// Long description, shown by `surflet bench --help`.
@@ -95,8 +95,8 @@ pub struct BenchArgs {
     #[command(flatten)]
     pub stack: Box<StackArgs>,
 
-    /// Dimension of the noise, 1 to 4 [default: 2, or the --period's or
-    /// --size's].
+    /// Dimension of the noise, 1 to 4 [default: 2, or what --size or a
+    /// per-axis key (--period, --domain-offset, the config's) gives].
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=4))]
     pub dims: Option<u8>,
 
@@ -200,9 +200,9 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
     if args.stack.save_config.is_some() {
         return Err(usage("--save-config does not apply to bench".into()));
     }
-    let dims = dims_of(args)?;
     let noise = family_noise(args)?;
     let resolved = args.stack.resolve(noise).map_err(usage)?;
+    let dims = dims_of(args, &resolved)?;
     let (shape, samples) = shape_of(args, dims)?;
     let spacing = args.scale.unwrap_or(0.03);
     if args.device == Device::Gpu {
@@ -359,39 +359,27 @@ fn gpu(
     ))
 }
 
-/// The dimension: 2 unless --dims, --period or a --size of several sides
-/// fixes it, and those that do must agree.
-fn dims_of(args: &BenchArgs) -> Result<usize, CliError> {
+/// The dimension: 2 unless --dims, a per-axis key (--period,
+/// --domain-offset, or the config's) or a --size of several sides fixes
+/// it, and those that do must agree.
+fn dims_of(args: &BenchArgs, resolved: &Resolved) -> Result<usize, CliError> {
     let usage = CliError::Usage;
-    let period = args.stack.period();
     let size = args.size.as_ref().map(|s| &s.0[..]).filter(|s| s.len() > 1);
-    let offset = match args.stack.value("offset") {
-        Some(stack_args::Value::Offset(o)) => Some(o.len()),
-        _ => None,
-    };
-    // Each of --dims, --period, --domain-offset and a --size of several
-    // sides fixes D.
-    let fixes = [
-        args.dims.map(|d| (usize::from(d), "--dims")),
-        period.map(|p| (p.len(), "--period")),
-        offset.map(|n| (n, "--domain-offset")),
-        size.map(|s| (s.len(), "--size")),
-    ];
-    let mut dims = None;
-    for (n, flag) in fixes.into_iter().flatten() {
-        match dims {
-            Some((d, first)) if d != n => {
-                return Err(usage(format!(
-                    "{flag} gives {n} dimensions but {first} gives {d}"
-                )));
-            }
-            _ => dims = Some((n, flag)),
-        }
-    }
-    match dims {
+    let fixes = args
+        .dims
+        .map(|d| (usize::from(d), "--dims".to_string()))
+        .into_iter()
+        .chain(
+            resolved
+                .axis_keys()
+                .into_iter()
+                .map(|k| (k.len, k.source())),
+        )
+        .chain(size.map(|s| (s.len(), "--size".to_string())));
+    match agreed_dims(fixes).map_err(usage)? {
         Some((d, _)) if (1..=4).contains(&d) => Ok(d),
-        Some((d, flag)) => Err(usage(format!(
-            "{flag} gives {d} dimensions; bench takes 1 to 4 (one value per axis)"
+        Some((d, from)) => Err(usage(format!(
+            "{from} gives {d} dimensions; bench takes 1 to 4 (one value per axis)"
         ))),
         None => Ok(2),
     }

@@ -489,22 +489,11 @@ impl Job {
                 .period
                 .as_ref()
                 .map(|p| (p.len(), "one per --period value".to_string())),
+            // The first per-axis key; one that disagrees with it is the
+            // stack's error when it is built.
             Job::Stack { resolved, .. } => {
-                let stack = &resolved.stack;
-                stack
-                    .period
-                    .as_ref()
-                    .map(|p| {
-                        let why = match resolved.period_source() {
-                            "--period" => "one per --period value".to_string(),
-                            other => format!("one per entry of {other}"),
-                        };
-                        (p.len(), why)
-                    })
-                    .or_else(|| {
-                        let o = stack.offset.as_ref()?;
-                        Some((o.len(), "one per entry of the offset".to_string()))
-                    })
+                let key = *resolved.axis_keys().first()?;
+                Some((key.len, key.one_per()))
             }
             Job::Curl { dims, .. } => Some((*dims, format!("{} is {dims}D", self.label()))),
         }

@@ -10,7 +10,7 @@ use surflet::NoiseKind;
 use crate::CliError;
 use crate::imaging::output::Staged;
 use crate::names::NoiseName;
-use crate::stack_args::{self, StackArgs, one_noise};
+use crate::stack_args::{self, Resolved, StackArgs, agreed_dims, one_noise};
 
 /// Long description, shown by `surflet shader --help`.
 pub const LONG_ABOUT: &str = "\
@@ -57,7 +57,8 @@ pub struct ShaderArgs {
     #[arg(long, value_enum, default_value = "wgsl")]
     pub lang: Lang,
 
-    /// Dimension of the noise, 2 or 3 [default: 2, or the --period's].
+    /// Dimension of the noise, 2 or 3 [default: 2, or what a per-axis key
+    /// (--period, --domain-offset, the config's) gives].
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(2..=3))]
     pub dims: Option<u8>,
 
@@ -101,7 +102,7 @@ pub fn run(args: &ShaderArgs, mut out: impl Write) -> Result<(), CliError> {
                 .into(),
         ));
     }
-    let dims = dims_of(args)?;
+    let dims = dims_of(args, &resolved)?;
     let Lang::Wgsl = args.lang;
     let stack = &resolved.stack;
     let source = match dims {
@@ -122,34 +123,24 @@ pub fn run(args: &ShaderArgs, mut out: impl Write) -> Result<(), CliError> {
     }
 }
 
-/// 2 unless --dims or a per-axis key (--period, --domain-offset) fixes it;
-/// those that do must agree.
-fn dims_of(args: &ShaderArgs) -> Result<usize, CliError> {
+/// 2 unless --dims or a per-axis key (--period, --domain-offset, or the
+/// config's) fixes it; those that do must agree.
+fn dims_of(args: &ShaderArgs, resolved: &Resolved) -> Result<usize, CliError> {
     let usage = CliError::Usage;
-    let offset = match args.stack.value("offset") {
-        Some(stack_args::Value::Offset(o)) => Some(o.len()),
-        _ => None,
-    };
-    let fixes = [
-        args.dims.map(|d| (usize::from(d), "--dims")),
-        args.stack.period().map(|p| (p.len(), "--period")),
-        offset.map(|n| (n, "--domain-offset")),
-    ];
-    let mut dims = None;
-    for (n, flag) in fixes.into_iter().flatten() {
-        match dims {
-            Some((d, first)) if d != n => {
-                return Err(usage(format!(
-                    "{flag} gives {n} dimensions but {first} gives {d}"
-                )));
-            }
-            _ => dims = Some((n, flag)),
-        }
-    }
-    match dims {
+    let fixes = args
+        .dims
+        .map(|d| (usize::from(d), "--dims".to_string()))
+        .into_iter()
+        .chain(
+            resolved
+                .axis_keys()
+                .into_iter()
+                .map(|k| (k.len, k.source())),
+        );
+    match agreed_dims(fixes).map_err(usage)? {
         Some((d, _)) if (2..=3).contains(&d) => Ok(d),
-        Some((d, flag)) => Err(usage(format!(
-            "{flag} gives {d} dimensions; shader writes 2D and 3D noise"
+        Some((d, from)) => Err(usage(format!(
+            "{from} gives {d} dimensions; shader writes 2D and 3D noise"
         ))),
         None => Ok(2),
     }

@@ -56,6 +56,16 @@ pub enum Value {
 }
 
 impl Value {
+    /// How many axes a per-axis value (periods, an offset) gives, one
+    /// entry each; `None` for every other value.
+    pub fn axes(&self) -> Option<usize> {
+        match self {
+            Value::Period(p) => Some(p.len()),
+            Value::Offset(o) => Some(o.len()),
+            _ => None,
+        }
+    }
+
     /// The value as the flag takes it on a command line; `None` for a
     /// switch.
     #[cfg(feature = "serve")]
@@ -1264,14 +1274,73 @@ impl Resolved {
         message.to_string()
     }
 
-    /// Where the stack's period came from, for messages.
-    pub fn period_source(&self) -> &'static str {
-        if self.set_by.iter().any(|&(k, _)| k == "period") {
-            "--period"
-        } else {
-            "the config's period"
+    /// The stack's per-axis keys that are given (`period`, `offset`: every
+    /// key of [`KEYS`] whose value has [`axes`](Value::axes)), in the
+    /// table's order. Each has one entry per axis, so each fixes the
+    /// dimension; this is the one list of them that every subcommand reads.
+    pub fn axis_keys(&self) -> Vec<AxisKey> {
+        KEYS.iter()
+            .filter_map(|k| {
+                let len = (k.get)(&self.stack)?.axes()?;
+                let flag = self.set_by.iter().any(|&(key, _)| key == k.key);
+                Some(AxisKey {
+                    len,
+                    flag: flag.then_some(k.flag),
+                    key: k.key,
+                })
+            })
+            .collect()
+    }
+}
+
+/// A per-axis stack key that is given: how many axes it gives and where
+/// it came from, for messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AxisKey {
+    /// Its number of entries, one per axis.
+    pub len: usize,
+    /// The flag that set it, or `None` if the config did.
+    pub flag: Option<&'static str>,
+    /// Its config key (`period`).
+    pub key: &'static str,
+}
+
+impl AxisKey {
+    /// Where it came from: its flag, or `the config's KEY`.
+    pub fn source(&self) -> String {
+        match self.flag {
+            Some(flag) => flag.to_string(),
+            None => format!("the config's {}", self.key),
         }
     }
+
+    /// What one of its entries stands for, as column messages say it:
+    /// `one per --period value` or `one per entry of the config's period`.
+    pub fn one_per(&self) -> String {
+        match self.flag {
+            Some(flag) => format!("one per {flag} value"),
+            None => format!("one per entry of the config's {}", self.key),
+        }
+    }
+}
+
+/// The dimension that `fixes` (each a dimension and what gives it) agree
+/// on, with the first that gave it; `None` if there are none. Two that
+/// disagree are an error naming both.
+pub fn agreed_dims(
+    fixes: impl IntoIterator<Item = (usize, String)>,
+) -> Result<Option<(usize, String)>, String> {
+    let mut dims: Option<(usize, String)> = None;
+    for (n, from) in fixes {
+        match &dims {
+            Some((d, first)) if *d != n => {
+                return Err(format!("{from} gives {n} dimensions but {first} gives {d}"));
+            }
+            Some(_) => {}
+            None => dims = Some((n, from)),
+        }
+    }
+    Ok(dims)
 }
 
 /// A config written to a hidden temporary file beside its target, renamed into

@@ -192,8 +192,8 @@ pub struct AnalyzeArgs {
     )]
     pub origin: Option<Vec<f64>>,
 
-    /// Dimension of the noise, 2 to 4 [default: 2, or what NAME, --period
-    /// or --origin need].
+    /// Dimension of the noise, 2 to 4 [default: 2, or what NAME, --origin
+    /// or a per-axis key (--period, --domain-offset, the config's) need].
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(2..=4), help_heading = "Slice")]
     pub dims: Option<u8>,
 

@@ -88,23 +88,27 @@ impl Slice {
                 let noise = name.and_then(|(n, from)| Some((n.family()?, from)));
                 let resolved = args.stack.resolve(noise)?;
                 let view = resolved.doc.clone().unwrap_or_default().view;
-                let period_len = resolved.stack.period.as_ref().map_or(0, Vec::len);
+                let keys = resolved.axis_keys();
                 let needed = [
                     2,
-                    period_len,
-                    resolved.stack.offset.as_ref().map_or(0, Vec::len),
                     origin_len,
                     if view.z.is_some() { 3 } else { 0 },
                     if view.w.is_some() { 4 } else { 0 },
                 ]
                 .into_iter()
+                .chain(keys.iter().map(|k| k.len))
                 .max()
                 .unwrap_or(2);
                 let dims = match args.dims.or(view.dims).map(usize::from) {
-                    Some(d) if period_len > 0 && d != period_len => {
+                    Some(d) if keys.iter().any(|k| k.len != d) => {
+                        let k = keys
+                            .iter()
+                            .find(|k| k.len != d)
+                            .expect("a key that differs");
                         return Err(format!(
-                            "{} has {period_len} values but the noise is {d}D",
-                            resolved.period_source()
+                            "{} has {} values but the noise is {d}D",
+                            k.source(),
+                            k.len
                         ));
                     }
                     Some(d) if d < needed => {

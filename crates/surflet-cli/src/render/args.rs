@@ -174,7 +174,7 @@ pub struct RenderArgs {
     pub tiles: Option<Vec<u32>>,
 
     /// Dimension of the noise: 2, 3 or 4 [default: 2, or what --z, --w,
-    /// --animate and --period need].
+    /// --animate and the per-axis keys (--period, --domain-offset) need].
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(2..=4), hide_short_help = true, help_heading = "View")]
     pub dims: Option<u8>,
 

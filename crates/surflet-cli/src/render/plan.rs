@@ -703,27 +703,31 @@ fn dims_choice(
     r: &Resolved,
     time_axis: Option<TimeAxis>,
 ) -> Result<usize, String> {
-    let period = r.stack.period.as_deref();
-    let period_len = period.map_or(0, <[u32]>::len);
     let needs = [
-        (2, ""),
-        (if args.z.is_some() { 3 } else { 0 }, "--z"),
-        (if args.w.is_some() { 4 } else { 0 }, "--w"),
+        (2, String::new()),
+        (if args.z.is_some() { 3 } else { 0 }, "--z".into()),
+        (if args.w.is_some() { 4 } else { 0 }, "--w".into()),
         (
             match time_axis {
                 Some(TimeAxis::Z) => 3,
                 Some(TimeAxis::W) => 4,
                 None => 0,
             },
-            "an animation along that axis",
-        ),
-        (period_len, "that many --period values"),
-        (
-            r.stack.offset.as_ref().map_or(0, Vec::len),
-            "that many offset values",
+            "an animation along that axis".into(),
         ),
     ];
-    let (needed, why) = needs.into_iter().max_by_key(|n| n.0).unwrap_or((2, ""));
+    // A per-axis key's entries are a least dimension here, not the
+    // dimension: render gives the axes a period leaves out periods of its
+    // own (`stack_field`).
+    let keys = r.axis_keys().into_iter().map(|k| {
+        let why = format!("{} ({} entries)", k.source(), k.len);
+        (k.len, why)
+    });
+    let (needed, why) = needs
+        .into_iter()
+        .chain(keys)
+        .max_by_key(|n| n.0)
+        .unwrap_or((2, String::new()));
     let dims = match args.dims.or(view.dims) {
         Some(d) if usize::from(d) < needed => {
             return Err(format!("--dims {d} is too few: {why} needs {needed}D"));
@@ -731,20 +735,20 @@ fn dims_choice(
         Some(d) => usize::from(d),
         None => needed,
     };
+    let period = r.axis_keys().into_iter().find(|k| k.key == "period");
     if let Some(p) = period
-        && p.len() < 2
+        && p.len < 2
     {
-        return Err(if r.period_source() == "--period" {
-            format!(
-                "--period takes 2 to {dims} values (PX,PY first), got {}",
-                p.len()
-            )
-        } else {
-            format!(
+        return Err(match p.flag {
+            Some(flag) => format!(
+                "{flag} takes 2 to {dims} values (PX,PY first), got {}",
+                p.len
+            ),
+            None => format!(
                 "{} has {} entry, but render needs 2 to {dims} (x and y first)",
-                r.period_source(),
-                p.len()
-            )
+                p.source(),
+                p.len
+            ),
         });
     }
     Ok(dims)

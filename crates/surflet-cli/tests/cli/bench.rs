@@ -77,6 +77,38 @@ fn stacks_and_configs_are_measured() {
 }
 
 #[test]
+fn a_configs_per_axis_keys_fix_the_dimension() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("look.toml");
+    std::fs::write(&cfg, "noise = \"perlin\"\nperiod = [8, 8, 8]\n").unwrap();
+    let cfg = cfg.to_str().unwrap();
+    let v = bench_json(&["--config", cfg, "--size", "4", "--threads", "1"]);
+    assert_eq!(v["dims"], 3);
+    assert_eq!(v["shape"], serde_json::json!([4, 4, 4]));
+    let (_, err) = fails(&["bench", "--config", cfg, "--dims", "2"], "", 2);
+    assert!(
+        err.contains("the config's period gives 3 dimensions but --dims gives 2"),
+        "{err}"
+    );
+    let (_, err) = fails(
+        &[
+            "bench",
+            "perlin",
+            "--domain-offset",
+            "1,2,3",
+            "--size",
+            "4x4",
+        ],
+        "",
+        2,
+    );
+    assert!(
+        err.contains("--size gives 2 dimensions but --domain-offset gives 3"),
+        "{err}"
+    );
+}
+
+#[test]
 fn the_table_names_its_columns() {
     let out = surflet()
         .args(["bench", "value", "--size", "16", "--seconds", "0"])

@@ -91,6 +91,21 @@ fn a_period_fixes_the_dimension() {
 }
 
 #[test]
+fn a_configs_per_axis_keys_fix_the_dimension() {
+    let dir = TempDir::new().unwrap();
+    let cfg = dir.path().join("look.toml");
+    fs::write(&cfg, "noise = \"value\"\noffset = [0.5, 1, 2]\n").unwrap();
+    let cfg = cfg.to_str().unwrap();
+    let text = shader(&["--config", cfg]);
+    assert!(text.contains("fn noise(p: vec3<f32>) -> f32"), "{text}");
+    let (_, e) = fails(&["shader", "--config", cfg, "--period", "4,4"], "", 2);
+    assert!(
+        e.contains("the config's offset gives 3 dimensions but --period gives 2"),
+        "{e}"
+    );
+}
+
+#[test]
 fn what_has_no_shader_is_refused() {
     let cases: [(&[&str], &str); 6] = [
         (&["cellular"], "cellular noise has no WGSL kernel"),

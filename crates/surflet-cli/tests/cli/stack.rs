@@ -1360,7 +1360,7 @@ fn domain_offset_moves_the_noise() {
         1,
     );
     assert!(
-        err.contains("expected 2 columns (one per entry of the offset), found 3"),
+        err.contains("expected 2 columns (one per --domain-offset value), found 3"),
         "{err}"
     );
     let err = render_err(&["x.png", "--domain-offset", "1,2", "--dims", "3"], 2);
