@@ -365,18 +365,8 @@ fn gpu(
 fn dims_of(args: &BenchArgs, resolved: &Resolved) -> Result<usize, CliError> {
     let usage = CliError::Usage;
     let size = args.size.as_ref().map(|s| &s.0[..]).filter(|s| s.len() > 1);
-    let fixes = args
-        .dims
-        .map(|d| (usize::from(d), "--dims".to_string()))
-        .into_iter()
-        .chain(
-            resolved
-                .axis_keys()
-                .into_iter()
-                .map(|k| (k.len, k.source())),
-        )
-        .chain(size.map(|s| (s.len(), "--size".to_string())));
-    match agreed_dims(fixes).map_err(usage)? {
+    let size = size.map(|s| (s.len(), "--size"));
+    match agreed_dims(args.dims, resolved, size).map_err(usage)? {
         Some((d, _)) if (1..=4).contains(&d) => Ok(d),
         Some((d, from)) => Err(usage(format!(
             "{from} gives {d} dimensions; bench takes 1 to 4 (one value per axis)"

@@ -127,17 +127,7 @@ pub fn run(args: &ShaderArgs, mut out: impl Write) -> Result<(), CliError> {
 /// config's) fixes it; those that do must agree.
 fn dims_of(args: &ShaderArgs, resolved: &Resolved) -> Result<usize, CliError> {
     let usage = CliError::Usage;
-    let fixes = args
-        .dims
-        .map(|d| (usize::from(d), "--dims".to_string()))
-        .into_iter()
-        .chain(
-            resolved
-                .axis_keys()
-                .into_iter()
-                .map(|k| (k.len, k.source())),
-        );
-    match agreed_dims(fixes).map_err(usage)? {
+    match agreed_dims(args.dims, resolved, None).map_err(usage)? {
         Some((d, _)) if (2..=3).contains(&d) => Ok(d),
         Some((d, from)) => Err(usage(format!(
             "{from} gives {d} dimensions; shader writes 2D and 3D noise"

@@ -1324,23 +1324,37 @@ impl AxisKey {
     }
 }
 
-/// The dimension that `fixes` (each a dimension and what gives it) agree
-/// on, with the first that gave it; `None` if there are none. Two that
-/// disagree are an error naming both.
+/// The dimension that `--dims` (`dims`), `resolved`'s per-axis keys and
+/// `more` (each a dimension and what gives it) agree on, with the first
+/// that gave it; `None` if none does. Two that disagree are an error
+/// naming both. For the subcommands whose options fix the dimension
+/// exactly (bench, shader).
 pub fn agreed_dims(
-    fixes: impl IntoIterator<Item = (usize, String)>,
+    dims: Option<u8>,
+    resolved: &Resolved,
+    more: Option<(usize, &str)>,
 ) -> Result<Option<(usize, String)>, String> {
-    let mut dims: Option<(usize, String)> = None;
+    let fixes = dims
+        .map(|d| (usize::from(d), "--dims".to_string()))
+        .into_iter()
+        .chain(
+            resolved
+                .axis_keys()
+                .into_iter()
+                .map(|k| (k.len, k.source())),
+        )
+        .chain(more.map(|(n, from)| (n, from.to_string())));
+    let mut agreed: Option<(usize, String)> = None;
     for (n, from) in fixes {
-        match &dims {
+        match &agreed {
             Some((d, first)) if *d != n => {
                 return Err(format!("{from} gives {n} dimensions but {first} gives {d}"));
             }
             Some(_) => {}
-            None => dims = Some((n, from)),
+            None => agreed = Some((n, from)),
         }
     }
-    Ok(dims)
+    Ok(agreed)
 }
 
 /// A config written to a hidden temporary file beside its target, renamed into
