@@ -21,10 +21,10 @@ workloads=(
     "2D Perlin 1024²|perlin --dims 2 --size 1024"
     "fBm 3D simplex ×5, 64³|simplex --dims 3 --size 64 --octaves 5"
     "2D value 1024²|value --dims 2 --size 1024"
-    "fBm ×3 Perlin 2D 1024², freq 1/64|perlin --dims 2 --size 1024 --octaves 3 --frequency 1/64 --spacing 1"
-    "fBm ×3 value 3D 128³, freq 1/64|value --dims 3 --size 128 --octaves 3 --frequency 1/64 --spacing 1"
-    "fBm ×3 simplex 2D 1024², freq 1/64|simplex --dims 2 --size 1024 --octaves 3 --frequency 1/64 --spacing 1"
-    "fBm ×3 simplex 3D 128³, freq 1/64|simplex --dims 3 --size 128 --octaves 3 --frequency 1/64 --spacing 1"
+    "fBm ×3 Perlin 2D 1024², freq 1/64|perlin --dims 2 --size 1024 --octaves 3 --frequency 1/64 --scale 1"
+    "fBm ×3 value 3D 128³, freq 1/64|value --dims 3 --size 128 --octaves 3 --frequency 1/64 --scale 1"
+    "fBm ×3 simplex 2D 1024², freq 1/64|simplex --dims 2 --size 1024 --octaves 3 --frequency 1/64 --scale 1"
+    "fBm ×3 simplex 3D 128³, freq 1/64|simplex --dims 3 --size 128 --octaves 3 --frequency 1/64 --scale 1"
 )
 
 echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $cores logical cores"

@@ -151,3 +151,38 @@ fn bad_requests_are_usage_errors() {
     assert!(err.contains("positive"), "{err}");
     assert!(!err.contains("tip"), "{err}");
 }
+
+/// The workloads of the scripts under `bench/` (`"label|arguments"` lines)
+/// are accepted as they are written: each runs once, on a grid of 16 points
+/// a side, so a renamed flag fails here rather than in a measuring run.
+#[test]
+fn the_bench_scripts_workloads_are_accepted() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "sh") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for line in text.lines() {
+            let line = line.trim();
+            let Some((_, args)) = line
+                .strip_prefix('"')
+                .and_then(|l| l.strip_suffix('"'))
+                .and_then(|l| l.split_once('|'))
+            else {
+                continue;
+            };
+            let mut args: Vec<&str> = args.split_whitespace().collect();
+            if let Some(i) = args.iter().position(|a| *a == "--size") {
+                args[i + 1] = "16";
+            }
+            args.extend(["--call", "grid", "--threads", "1"]);
+            bench_json(&args);
+            checked += 1;
+        }
+    }
+    // surflet-bench.sh, compare.sh and gpu-bench.sh have 30 between them.
+    assert!(checked >= 30, "{checked} workloads found");
+}
