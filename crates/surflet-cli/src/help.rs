@@ -62,7 +62,8 @@ Leaves (a noise stack each):
   warp(S)             amplitude=, kind=progressive, noise=, seed=,
                       frequency=, fractal=fbm, octaves=...
 Combinators:
-  a + b, a - b, a * b, a / b, -a, min(a, b), max(a, b), abs(a), pow(a, e)
+  a + b, a - b, a * b, a / b, -a (also add(a, b), sub, mul, div and neg(a))
+  a number (also const(v)), min(a, b), max(a, b), abs(a), pow(a, e)
   clamp(a, min, max)  scale_bias(a, scale, bias)  remap(a, from=[..], to=[..])
   terrace(a, points=[..], smooth=true)  curve(a, points=[[x, y], ..])
   smoothstep(edge0, edge1, a)

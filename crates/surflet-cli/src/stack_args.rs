@@ -1049,9 +1049,8 @@ const EXPR_LONG_HELP: &str = "A noise graph in the expression language, instead 
      stack\n\nFor example 'select(fbm(simplex(seed=1), octaves=6), ridged(perlin(seed=2)), \
      control=perlin(seed=3, frequency=0.25), falloff=0.1) * 0.8 + 0.1'. Noises, fractals and \
      warps are functions (simplex(seed=, frequency=, period=[...]), fbm(NOISE, octaves=...), \
-     warp(...)); they combine with + - * /, min, max, abs, pow, clamp, scale_bias, remap, \
-     terrace, curve, smoothstep, select, blend, translate, scale, rotate, displace and distort. See the \
-     library's `graph` module docs. Replaces every other stack flag.";
+     warp(...)); they combine with + - * / and the functions that `surflet help graphs` \
+     lists. Replaces every other stack flag.";
 
 impl Args for StackArgs {
     fn augment_args(cmd: Command) -> Command {

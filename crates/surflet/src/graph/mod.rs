@@ -718,6 +718,24 @@ impl Graph {
         }
     }
 
+    /// The expression language's function names, from the table of node
+    /// kinds: the noises, fractals and `warp` that make a stack, then the
+    /// combinators (the operators' own names, such as `add` for `+`,
+    /// included). Every name here parses as a call in
+    /// [`from_expr`](Graph::from_expr).
+    ///
+    /// ```
+    /// use surflet::Graph;
+    /// let names = Graph::functions();
+    /// assert!(names.iter().any(|n| n == "smoothstep"));
+    /// for name in ["simplex", "fbm", "warp", "select"] {
+    ///     assert!(names.iter().any(|n| n == name), "{name}");
+    /// }
+    /// ```
+    pub fn functions() -> Vec<String> {
+        kinds::function_list()
+    }
+
     /// The graph's inputs, in order.
     pub fn children(&self) -> Vec<&Graph> {
         kinds::inputs(self)

@@ -5,7 +5,8 @@
 //! Adding a node kind is a [`Graph`] variant (the public form, with its
 //! constructor method), a unit here implementing [`Kind`] (and [`Eval`] for
 //! what it compiles to, or [`Pointwise`] / [`Binary`] for the common
-//! shapes), and one row of the table.
+//! shapes), and one row of the table. The row also puts its name in
+//! [`Graph::functions`], which the CLI's tests hold its help to.
 
 // Per-axis arrays are walked in step; index loops read best there.
 #![allow(clippy::needless_range_loop)]
@@ -381,10 +382,15 @@ macro_rules! kinds {
         }
 
         /// Every function name, in the table's order.
-        pub(super) fn function_names() -> String {
+        pub(super) fn function_list() -> Vec<String> {
             let mut v = Vec::new();
             $(<$unit>::names(&mut v);)*
-            v.join(", ")
+            v
+        }
+
+        /// Every function name, in the table's order, for messages.
+        pub(super) fn function_names() -> String {
+            function_list().join(", ")
         }
     };
 }
