@@ -13,21 +13,8 @@
 use surflet::{Evaluator, Field, Grid, Stack};
 use surflet_gpu::{GpuContext, GridKernel};
 
-fn context() -> Option<GpuContext> {
-    match GpuContext::new() {
-        Ok(ctx) => {
-            eprintln!("adapter: {}", ctx.adapter_info());
-            Some(ctx)
-        }
-        Err(e) => {
-            if std::env::var("CI").as_deref() == Ok("true") {
-                panic!("CI=true and no GPU context: {e}");
-            }
-            eprintln!("skipped, no GPU context: {e}");
-            None
-        }
-    }
-}
+mod common;
+use common::context;
 
 /// The stacks: each WGSL kernel alone, then fractals, warps and periods.
 const STACKS: &[&str] = &[

@@ -5,7 +5,10 @@
 //! `true` (CI installs lavapipe), where they fail.
 
 use surflet::Grid;
-use surflet_gpu::{GpuContext, GpuError, GridKernel};
+use surflet_gpu::{GpuError, GridKernel};
+
+mod common;
+use common::context;
 
 const PROBE2: &str = "
 fn probe(p: vec2<f32>) -> f32 { return p.x; }
@@ -17,24 +20,6 @@ const PROBE3: &str = "
 fn probe(p: vec3<f32>) -> f32 { return p.x; }
 fn probe_gradient(p: vec3<f32>) -> vec4<f32> { return vec4<f32>(p.x, p.y, p.z, 0.0); }
 ";
-
-/// The context, or `None` (after saying why) where there is no adapter and
-/// this is not CI.
-fn context() -> Option<GpuContext> {
-    match GpuContext::new() {
-        Ok(ctx) => {
-            eprintln!("adapter: {}", ctx.adapter_info());
-            Some(ctx)
-        }
-        Err(e) => {
-            if std::env::var("CI").as_deref() == Ok("true") {
-                panic!("CI=true and no GPU context: {e}");
-            }
-            eprintln!("skipped, no GPU context: {e}");
-            None
-        }
-    }
-}
 
 fn bits(v: &[f32]) -> Vec<u32> {
     v.iter().map(|x| x.to_bits()).collect()
