@@ -7,7 +7,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use surflet::{Error, Field, Grid};
+use surflet::{Error, Field, Float, Grid};
 
 use crate::sampled::{Eval, MAX_DIMS};
 
@@ -72,20 +72,7 @@ impl<T: Field<D>, const D: usize> Erased for Dim<T, D> {
         out: &mut [f64],
         gradient: Option<[&mut [f64]; 4]>,
     ) -> Result<(), Error> {
-        if D > 4 {
-            return Err(too_many(D));
-        }
-        let grid = Grid::from_axes(std::array::from_fn(|a| axes[a].to_vec()))?;
-        match gradient {
-            None => self.0.grid(&grid, out)?,
-            Some(g) => {
-                let mut g = g.into_iter();
-                let g: [&mut [f64]; D] =
-                    std::array::from_fn(|_| g.next().expect("four gradient slices"));
-                self.0.grid_gradient(&grid, out, g)?
-            }
-        };
-        Ok(())
+        grid_in::<f64, T, D>(&self.0, axes, out, gradient)
     }
 
     fn fill_grid_f32(
@@ -94,37 +81,7 @@ impl<T: Field<D>, const D: usize> Erased for Dim<T, D> {
         out: &mut [f64],
         gradient: Option<[&mut [f64]; 4]>,
     ) -> Result<(), Error> {
-        if D > 4 {
-            return Err(too_many(D));
-        }
-        let grid = Grid::from_axes(std::array::from_fn(|a| {
-            axes[a].iter().map(|&v| v as f32).collect()
-        }))?;
-        let n = out.len();
-        let mut v = vec![0f32; n];
-        match gradient {
-            None => {
-                self.0.grid(&grid, &mut v)?;
-            }
-            Some(g) => {
-                let mut g32: [Vec<f32>; D] = std::array::from_fn(|_| vec![0f32; n]);
-                {
-                    let mut it = g32.iter_mut();
-                    let s: [&mut [f32]; D] =
-                        std::array::from_fn(|_| &mut it.next().expect("D slices")[..]);
-                    self.0.grid_gradient(&grid, &mut v, s)?;
-                }
-                for (o, s) in g.into_iter().zip(&g32) {
-                    for (o, s) in o.iter_mut().zip(s) {
-                        *o = f64::from(*s);
-                    }
-                }
-            }
-        }
-        for (o, s) in out.iter_mut().zip(&v) {
-            *o = f64::from(*s);
-        }
-        Ok(())
+        grid_in::<f32, T, D>(&self.0, axes, out, gradient)
     }
 
     #[cfg(feature = "serve")]
@@ -134,6 +91,48 @@ impl<T: Field<D>, const D: usize> Erased for Dim<T, D> {
         }
         self.0.fill(std::array::from_fn(|a| coords[a]), out)
     }
+}
+
+/// The grid of the first `D` coordinate lists, evaluated in `F` (the
+/// coordinates rounded to `F`), the results widened (exactly) to `out` and,
+/// if asked, the first `D` gradient slices.
+fn grid_in<F: Float, T: Field<D>, const D: usize>(
+    field: &T,
+    axes: [&[f64]; 4],
+    out: &mut [f64],
+    gradient: Option<[&mut [f64]; 4]>,
+) -> Result<(), Error> {
+    if D > 4 {
+        return Err(too_many(D));
+    }
+    let grid = Grid::from_axes(std::array::from_fn(|a| {
+        axes[a].iter().map(|&v| F::from_f64(v)).collect()
+    }))?;
+    let n = out.len();
+    let mut v = vec![F::ZERO; n];
+    match gradient {
+        None => {
+            field.grid(&grid, &mut v)?;
+        }
+        Some(g) => {
+            let mut gf: [Vec<F>; D] = std::array::from_fn(|_| vec![F::ZERO; n]);
+            {
+                let mut it = gf.iter_mut();
+                let s: [&mut [F]; D] =
+                    std::array::from_fn(|_| &mut it.next().expect("D slices")[..]);
+                field.grid_gradient(&grid, &mut v, s)?;
+            }
+            for (o, s) in g.into_iter().zip(&gf) {
+                for (o, s) in o.iter_mut().zip(s) {
+                    *o = s.to_f64();
+                }
+            }
+        }
+    }
+    for (o, s) in out.iter_mut().zip(&v) {
+        *o = s.to_f64();
+    }
+    Ok(())
 }
 
 fn too_many(d: usize) -> Error {
