@@ -71,7 +71,11 @@ pub enum NdKind {
     /// quintic fade, normalised to [-1, 1].
     Perlin,
     /// Simplex noise: gradient surflets at the D + 1 corners of the skewed
-    /// simplex, normalised to [-1, 1].
+    /// simplex, normalised to [-1, 1]. A different function from
+    /// [`NoiseKind::Simplex`](crate::NoiseKind::Simplex) in every dimension
+    /// (the classic skewed lattice and one gradient set for every D; see
+    /// the module docs), which is why `surflet sample simplex` says so on
+    /// standard error when 5 to 8 columns select this one.
     Simplex,
 }
 
