@@ -722,7 +722,7 @@ impl Graph {
     /// kinds: the noises, fractals and `warp` that make a stack, then the
     /// combinators (the operators' own names, such as `add` for `+`,
     /// included). Every name here parses as a call in
-    /// [`from_expr`](Graph::from_expr).
+    /// [`parse`](Graph::parse).
     ///
     /// ```
     /// use surflet::Graph;
