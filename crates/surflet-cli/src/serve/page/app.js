@@ -18,6 +18,10 @@ const state = {
   values: {},          // parameter path -> value
   groups: { fractal: false, warp: false },
   period: null,        // [px, py] or null
+  // A loaded config's stack keys that no control edits (a domain offset,
+  // the warp's noise and fractal, ...), kept so that they reach the
+  // preview and the exports unchanged.
+  kept: {},
   origin: [0, 0],
   scale: DEFAULT_SCALE,
   mode: 'gray',
@@ -165,8 +169,11 @@ function setPath(obj, path, value) {
 
 // The config document for the current state, and the pixels to ask for.
 function config(pixels) {
-  const c = { version: 2 };
+  let c = { version: 2 };
   if (state.source === 'stack') {
+    c = { ...structuredClone(state.kept), version: 2 };
+    // A group switched off takes its kept keys with it.
+    for (const g of ['fractal', 'warp']) if (!state.groups[g]) delete c[g];
     for (const p of meta.parameters) {
       if (p.type === 'period') continue;
       if (applies(p)) setPath(c, p.path, state.values[p.path]);
@@ -573,6 +580,7 @@ function apply(c, expr) {
       state.values[p.path] = v ?? p.default;
     }
     state.period = c.period ? c.period.slice(0, 2) : null;
+    state.kept = keptKeys(c);
   }
   const v = c.view || {};
   state.origin = v.origin || [0, 0];
@@ -585,6 +593,23 @@ function apply(c, expr) {
   state.range = px.range === 'auto' ? 'auto' : 'documented';
   syncControls();
   schedule();
+}
+
+// The stack keys of a loaded config that no control edits: the config
+// less its other tables, the period and every control's key.
+function keptKeys(c) {
+  const kept = structuredClone(c);
+  for (const k of ['version', 'view', 'pixels', 'animation', 'graph', 'period']) delete kept[k];
+  for (const p of meta.parameters) {
+    const keys = p.path.split('.');
+    const parent = keys.slice(0, -1).reduce((o, k) => (o == null ? undefined : o[k]), kept);
+    if (parent != null) delete parent[keys[keys.length - 1]];
+  }
+  // Tables left empty say nothing; the groups' switches decide them.
+  const empty = (t) => t && typeof t === 'object' && Object.keys(t).length === 0;
+  if (kept.warp && empty(kept.warp.fractal)) delete kept.warp.fractal;
+  for (const g of ['fractal', 'warp']) if (empty(kept[g])) delete kept[g];
+  return kept;
 }
 
 // Puts the state back into every control after a load.
