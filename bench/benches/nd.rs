@@ -36,7 +36,9 @@ fn one<const D: usize>(c: &mut Criterion, kind: NdKind) {
     g.throughput(Throughput::Elements(POINTS as u64));
     g.bench_function(BenchmarkId::from_parameter(D), |b| {
         b.iter(|| {
-            noise.fill(black_box(refs), &mut out).expect("lengths match");
+            noise
+                .fill(black_box(refs), &mut out)
+                .expect("lengths match");
             black_box(&out);
         })
     });

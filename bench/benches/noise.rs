@@ -277,35 +277,95 @@ fn workloads(c: &mut Criterion) {
     bench_work::<2>(c, Work::plain("value2d 1024x1024", Value, 1024));
     bench_work::<2>(
         c,
-        Work::fbm("fbm3 perlin2d 1024x1024 freq 1/64", Perlin, 1024, 3, 1.0, f64th),
+        Work::fbm(
+            "fbm3 perlin2d 1024x1024 freq 1/64",
+            Perlin,
+            1024,
+            3,
+            1.0,
+            f64th,
+        ),
     );
     bench_work::<3>(
         c,
-        Work::fbm("fbm3 value3d 128x128x128 freq 1/64", Value, 128, 3, 1.0, f64th),
+        Work::fbm(
+            "fbm3 value3d 128x128x128 freq 1/64",
+            Value,
+            128,
+            3,
+            1.0,
+            f64th,
+        ),
     );
     bench_work::<2>(
         c,
-        Work::fbm("fbm3 value2d 1024x1024 freq 1/64", Value, 1024, 3, 1.0, f64th),
+        Work::fbm(
+            "fbm3 value2d 1024x1024 freq 1/64",
+            Value,
+            1024,
+            3,
+            1.0,
+            f64th,
+        ),
     );
     bench_work::<2>(
         c,
-        Work::fbm("fbm3 simplex2d 1024x1024 freq 1/64", Simplex, 1024, 3, 1.0, f64th),
+        Work::fbm(
+            "fbm3 simplex2d 1024x1024 freq 1/64",
+            Simplex,
+            1024,
+            3,
+            1.0,
+            f64th,
+        ),
     );
     bench_work::<3>(
         c,
-        Work::fbm("fbm3 perlin3d 128x128x128 freq 1/64", Perlin, 128, 3, 1.0, f64th),
+        Work::fbm(
+            "fbm3 perlin3d 128x128x128 freq 1/64",
+            Perlin,
+            128,
+            3,
+            1.0,
+            f64th,
+        ),
     );
     bench_work::<3>(
         c,
-        Work::fbm("fbm3 simplex3d 128x128x128 freq 1/64", Simplex, 128, 3, 1.0, f64th),
+        Work::fbm(
+            "fbm3 simplex3d 128x128x128 freq 1/64",
+            Simplex,
+            128,
+            3,
+            1.0,
+            f64th,
+        ),
     );
     bench_work::<3>(c, Work::plain("value3d 128x128x128", Value, 128));
-    bench_work::<2>(c, Work::plain("opensimplex2 2d 1024x1024", OpenSimplex2, 1024));
-    bench_work::<3>(c, Work::plain("opensimplex2 3d 128x128x128", OpenSimplex2, 128));
-    bench_work::<2>(c, Work::plain("opensimplex2s 2d 1024x1024", OpenSimplex2S, 1024));
-    bench_work::<3>(c, Work::plain("opensimplex2s 3d 128x128x128", OpenSimplex2S, 128));
-    bench_work::<2>(c, Work::plain("cellular2d 1024x1024", NoiseKind::Cellular, 1024));
-    bench_work::<3>(c, Work::plain("cellular3d 128x128x128", NoiseKind::Cellular, 128));
+    bench_work::<2>(
+        c,
+        Work::plain("opensimplex2 2d 1024x1024", OpenSimplex2, 1024),
+    );
+    bench_work::<3>(
+        c,
+        Work::plain("opensimplex2 3d 128x128x128", OpenSimplex2, 128),
+    );
+    bench_work::<2>(
+        c,
+        Work::plain("opensimplex2s 2d 1024x1024", OpenSimplex2S, 1024),
+    );
+    bench_work::<3>(
+        c,
+        Work::plain("opensimplex2s 3d 128x128x128", OpenSimplex2S, 128),
+    );
+    bench_work::<2>(
+        c,
+        Work::plain("cellular2d 1024x1024", NoiseKind::Cellular, 1024),
+    );
+    bench_work::<3>(
+        c,
+        Work::plain("cellular3d 128x128x128", NoiseKind::Cellular, 128),
+    );
 }
 
 fn main() {
@@ -454,9 +514,8 @@ impl<const D: usize> Ctx<D> {
         })
     }
     fn grid64(&self) -> &Grid<f64, D> {
-        self.grid64.get_or_init(|| {
-            Grid::uniform([0.0; D], [self.w.spacing; D], [self.w.side; D]).unwrap()
-        })
+        self.grid64
+            .get_or_init(|| Grid::uniform([0.0; D], [self.w.spacing; D], [self.w.side; D]).unwrap())
     }
     /// The grid's points as coordinate arrays (surflet's point-array calls).
     fn world32(&self) -> &[Vec<f32>; D] {
@@ -637,23 +696,43 @@ fn surflet_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx<
     let auto = format!("auto={}", Isa::detect().name());
     let same32 = Pair::Exact("surflet f32");
     let same64 = Pair::Exact("surflet f64");
-    row(g, ctx, &format!("surflet/fill/f32/{auto}"), same32, |c, o: &mut [f32]| {
-        c.field.fill(refs(c.world32()), o)
-    });
-    row(g, ctx, &format!("surflet/grid/f32/{auto}"), same32, |c, o: &mut [f32]| {
-        black_box(c.field.grid(c.grid32(), o));
-    });
+    row(
+        g,
+        ctx,
+        &format!("surflet/fill/f32/{auto}"),
+        same32,
+        |c, o: &mut [f32]| c.field.fill(refs(c.world32()), o),
+    );
+    row(
+        g,
+        ctx,
+        &format!("surflet/grid/f32/{auto}"),
+        same32,
+        |c, o: &mut [f32]| {
+            black_box(c.field.grid(c.grid32(), o));
+        },
+    );
     let id = format!("surflet/grid, {THREADS} threads/f32/{auto}");
     row(g, ctx, &id, same32, |c, o: &mut [f32]| {
         let (field, grid) = (&c.field, c.grid32());
         black_box(pool().install(|| field.grid(grid, o)));
     });
-    row(g, ctx, &format!("surflet/fill/f64/{auto}"), same64, |c, o: &mut [f64]| {
-        c.field.fill(refs(c.world64()), o)
-    });
-    row(g, ctx, &format!("surflet/grid/f64/{auto}"), same64, |c, o: &mut [f64]| {
-        black_box(c.field.grid(c.grid64(), o));
-    });
+    row(
+        g,
+        ctx,
+        &format!("surflet/fill/f64/{auto}"),
+        same64,
+        |c, o: &mut [f64]| c.field.fill(refs(c.world64()), o),
+    );
+    row(
+        g,
+        ctx,
+        &format!("surflet/grid/f64/{auto}"),
+        same64,
+        |c, o: &mut [f64]| {
+            black_box(c.field.grid(c.grid64(), o));
+        },
+    );
     // Single points (issue 11's target: no slower than fastnoise-lite's
     // per-point call in 2D and 3D simplex). Points computed on the fly, as
     // `i as f32 * spacing`: exactly the grid's points.
@@ -901,8 +980,15 @@ fn quick_noise_batch_rows<const D: usize, G: BatchGenerator<2> + BatchGenerator<
     g: &mut BenchmarkGroup<'_, WallTime>,
     ctx: &Ctx<D>,
 ) {
-    let (oct, f, side) = (ctx.w.octaves.max(1) as usize, ctx.w.step() as f32, ctx.w.side);
-    let id = format!("quick-noise/BatchNoise (point arrays)/f32/auto={}", qn_arch());
+    let (oct, f, side) = (
+        ctx.w.octaves.max(1) as usize,
+        ctx.w.step() as f32,
+        ctx.w.side,
+    );
+    let id = format!(
+        "quick-noise/BatchNoise (point arrays)/f32/auto={}",
+        qn_arch()
+    );
     row(g, ctx, &id, QN_BATCH, |c, o: &mut [f32]| {
         let p = refs(c.index32());
         match D {
@@ -911,7 +997,10 @@ fn quick_noise_batch_rows<const D: usize, G: BatchGenerator<2> + BatchGenerator<
             _ => unreachable!(),
         }
     });
-    let id = format!("quick-noise/BatchNoise (Grid::x_iter coordinates)/f32/auto={}", qn_arch());
+    let id = format!(
+        "quick-noise/BatchNoise (Grid::x_iter coordinates)/f32/auto={}",
+        qn_arch()
+    );
     row(g, ctx, &id, QN_BATCH, |_, o: &mut [f32]| match D {
         2 => qn_batch_iter_2d::<G>(side, o, oct, f),
         3 => qn_batch_iter_3d::<G>(side, o, oct, f),
@@ -937,9 +1026,18 @@ fn quick_noise_grid_row_with<const D: usize>(
     ctx: &Ctx<D>,
     fill: impl Fn(usize, &mut [f32], usize, f32),
 ) {
-    let (oct, f, side) = (ctx.w.octaves.max(1) as usize, ctx.w.step() as f32, ctx.w.side);
-    let id = format!("quick-noise/Grid builder (uniform grid)/f32/auto={}", qn_arch());
-    row(g, ctx, &id, qn_grid_pair::<D>(), |_, o: &mut [f32]| fill(side, o, oct, f));
+    let (oct, f, side) = (
+        ctx.w.octaves.max(1) as usize,
+        ctx.w.step() as f32,
+        ctx.w.side,
+    );
+    let id = format!(
+        "quick-noise/Grid builder (uniform grid)/f32/auto={}",
+        qn_arch()
+    );
+    row(g, ctx, &id, qn_grid_pair::<D>(), |_, o: &mut [f32]| {
+        fill(side, o, oct, f)
+    });
 }
 
 // ---------------------------------------------------------------------------
@@ -953,7 +1051,10 @@ fn simdnoise_row<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx
     let (s, f, seed) = (ctx.w.side, ctx.w.step() as f32, SEED as i32);
     let (oct, gain, lac) = (ctx.w.octaves as u8, GAIN as f32, LACUNARITY as f32);
     let cellular = ctx.w.kind == NoiseKind::Cellular;
-    assert!(!(cellular && ctx.w.is_fbm()), "no simdnoise row for fBm of cellular noise");
+    assert!(
+        !(cellular && ctx.w.is_fbm()),
+        "no simdnoise row for fBm of cellular noise"
+    );
     let run = || match (D, ctx.w.is_fbm()) {
         (2, false) if cellular => NoiseBuilder::cellular_2d(s, s)
             .with_freq(f)
@@ -969,8 +1070,14 @@ fn simdnoise_row<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &Ctx
             .with_return_type(CellReturnType::Distance)
             .with_jitter(FNL_JITTER_3D * JITTER as f32)
             .generate(),
-        (2, false) => NoiseBuilder::gradient_2d(s, s).with_freq(f).with_seed(seed).generate(),
-        (3, false) => NoiseBuilder::gradient_3d(s, s, s).with_freq(f).with_seed(seed).generate(),
+        (2, false) => NoiseBuilder::gradient_2d(s, s)
+            .with_freq(f)
+            .with_seed(seed)
+            .generate(),
+        (3, false) => NoiseBuilder::gradient_3d(s, s, s)
+            .with_freq(f)
+            .with_seed(seed)
+            .generate(),
         (4, false) => NoiseBuilder::gradient_4d(s, s, s, s)
             .with_freq(f)
             .with_seed(seed)

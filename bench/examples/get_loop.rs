@@ -27,12 +27,12 @@ fn each<const D: usize>(side: usize, scale: f32, mut f: impl FnMut(usize, [f32; 
     let mut idx = [0usize; D];
     for i in 0..n {
         f(i, core::array::from_fn(|a| idx[a] as f32 * scale));
-        for a in 0..D {
-            idx[a] += 1;
-            if idx[a] < side {
+        for v in idx.iter_mut() {
+            *v += 1;
+            if *v < side {
                 break;
             }
-            idx[a] = 0;
+            *v = 0;
         }
     }
 }
