@@ -251,3 +251,99 @@ fn arbitrary_axes_agree() {
     let e = kernel.grid_axes(&ctx, &[&xs]).unwrap_err().to_string();
     assert!(e.contains("2-dimensional"), "{e}");
 }
+
+/// The coordinates where drivers may part from IEEE 754: signed zeros
+/// (`floor(-0.0)`), subnormals (which WGSL lets a driver flush to zero, in
+/// the coordinates and in what the kernels compute from them), the smallest
+/// normals, the float just below an integer on either side of it, halves
+/// and the last integers of `f32`. Every kernel, 2D and 3D, plain and
+/// fBm, values and gradients against the CPU's grid over the same lists.
+#[test]
+fn edge_coordinates_agree() {
+    let Some(ctx) = context() else { return };
+    let below = |x: f32| f32::from_bits(x.to_bits() - 1);
+    let mut edges = vec![
+        -0.0,
+        0.0,
+        f32::from_bits(1), // the smallest subnormal
+        1e-39,             // a subnormal
+        below(f32::MIN_POSITIVE),
+        f32::MIN_POSITIVE,
+        1e-30,
+        below(1.0),
+        1.0,
+        0.5,
+        below(0.5),
+        3.0,
+        below(3.0),
+        8_388_607.5, // 2^23 - 1/2
+        16_777_215.0,
+    ];
+    edges.extend(edges.clone().iter().map(|x| -x));
+    let (mut differ, mut worst, mut total, mut tiny) = (0usize, 0f32, 0usize, 0usize);
+    for noise in ["value", "perlin", "simplex", "simplex-value"] {
+        for fractal in ["", "\n[fractal]\noctaves = 3"] {
+            let toml = format!("noise = \"{noise}\"{fractal}");
+            let stack = Stack::from_toml_str(&toml).unwrap();
+            for (d, w, t, s) in [
+                edge_diff::<2>(&ctx, &stack.build().unwrap(), &edges),
+                edge_diff::<3>(&ctx, &stack.build().unwrap(), &edges),
+            ] {
+                differ += d;
+                worst = worst.max(w);
+                total += t;
+                tiny += s;
+            }
+        }
+    }
+    eprintln!(
+        "edge coordinates: {differ} of {total} samples differ, worst {worst:e}; \
+         {tiny} have a subnormal value or derivative on the CPU"
+    );
+    // A driver that flushed subnormals would differ there.
+    assert!(
+        tiny > 0,
+        "no subnormal results: the test would miss flushing"
+    );
+    assert_eq!(differ, 0, "worst difference {worst:e}");
+}
+
+/// [`edge_coordinates_agree`]'s comparison over the grid of `edges` on
+/// every axis: (samples whose value or gradient bits differ, largest
+/// absolute difference, total, samples with a subnormal result on the
+/// CPU).
+fn edge_diff<const D: usize>(
+    ctx: &GpuContext,
+    ev: &Evaluator<D>,
+    edges: &[f32],
+) -> (usize, f32, usize, usize) {
+    let kernel = GridKernel::new(ctx, &ev.wgsl("field").unwrap(), "field", D, true).unwrap();
+    let axes: Vec<&[f32]> = vec![edges; D];
+    let out = kernel.grid_axes(ctx, &axes).unwrap();
+    let grid = Grid::from_axes(std::array::from_fn(|_| edges.to_vec())).unwrap();
+    let n = grid.len();
+    let mut v = vec![0f32; n];
+    let mut g: [Vec<f32>; D] = std::array::from_fn(|_| vec![0f32; n]);
+    {
+        let mut it = g.iter_mut();
+        let slices: [&mut [f32]; D] = std::array::from_fn(|_| &mut it.next().unwrap()[..]);
+        ev.grid_gradient(&grid, &mut v, slices).unwrap();
+    }
+    let gpu_g = out.gradient.unwrap();
+    let (mut differ, mut worst, mut tiny) = (0, 0f32, 0);
+    for i in 0..n {
+        let mut pairs = vec![(v[i], out.values[i])];
+        pairs.extend((0..D).map(|a| (g[a][i], gpu_g[a][i])));
+        tiny += usize::from(pairs.iter().any(|(c, _)| c.is_subnormal()));
+        if pairs.iter().any(|(c, w)| c.to_bits() != w.to_bits()) {
+            if differ < 5 {
+                eprintln!("differs at {:?}: cpu {pairs:?}", grid.point(i));
+            }
+            differ += 1;
+            for (c, w) in pairs {
+                worst = worst.max((c - w).abs());
+            }
+        }
+    }
+    (differ, worst, n, tiny)
+}
