@@ -226,6 +226,16 @@ try {
   execFileSync(bin, shellWords(keptCommand).slice(1).map((w) => (w === 'noise.png' ? keptOut : w)), { stdio: 'inherit' });
   assert.ok(decode(readFileSync(keptOut)).data.equals(decode(withKept).data), `the kept keys' command differs from the preview (${keptCommand})`);
   console.log(`ok: kept keys = ${keptCommand}`);
+  // A loaded 3D period keeps its z entry (the control edits x and y).
+  await loadToml(['version = 2', 'noise = "perlin"', 'period = [4, 4, 3]', '[view]', 'dims = 3', 'z = 0.5']);
+  await page.evaluate(() => { document.getElementById('export').value = ''; });
+  await page.click('[data-export=command]');
+  await page.waitForFunction(() => document.getElementById('export').value.startsWith('surflet render'));
+  const periodCommand = await page.inputValue('#export');
+  assert.ok(periodCommand.includes('--period 4,4,3'), `the z period was dropped: ${periodCommand}`);
+  const periodOut = join(dir, 'period3.png');
+  execFileSync(bin, shellWords(periodCommand).slice(1).map((w) => (w === 'noise.png' ? periodOut : w)), { stdio: 'inherit' });
+  assert.ok(decode(readFileSync(periodOut)).data.equals(decode(await preview()).data), `the 3D period's command differs from the preview (${periodCommand})`);
   // Back to the TOML export, which the next check follows.
   await page.click('[data-export=toml]');
   await page.waitForFunction(() => document.getElementById('export').value.startsWith('version = 2'));

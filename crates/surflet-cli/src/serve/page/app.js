@@ -18,6 +18,7 @@ const state = {
   values: {},          // parameter path -> value
   groups: { fractal: false, warp: false },
   period: null,        // [px, py] or null
+  periodRest: [],      // a loaded period's entries past x and y (z, w)
   // A loaded config's stack keys that no control edits (a domain offset,
   // the warp's noise and fractal, ...), kept so that they reach the
   // preview and the exports unchanged.
@@ -178,7 +179,9 @@ function config(pixels) {
       if (p.type === 'period') continue;
       if (applies(p)) setPath(c, p.path, state.values[p.path]);
     }
-    if (state.period) c.period = state.period.slice(0, 2);
+    // The control edits x and y; a loaded config's z and w periods ride
+    // along for as many axes as the view has.
+    if (state.period) c.period = state.period.concat(state.periodRest).slice(0, Math.max(2, state.dims));
   }
   c.view = { size: [W, H], origin: state.origin.slice(), dims: state.dims };
   // With a period one tile spans the image (render's default), so the
@@ -580,6 +583,7 @@ function apply(c, expr) {
       state.values[p.path] = v ?? p.default;
     }
     state.period = c.period ? c.period.slice(0, 2) : null;
+    state.periodRest = c.period ? c.period.slice(2) : [];
     state.kept = keptKeys(c);
   }
   const v = c.view || {};
