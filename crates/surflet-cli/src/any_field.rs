@@ -72,7 +72,7 @@ impl<T: Field<D>, const D: usize> Erased for Dim<T, D> {
         out: &mut [f64],
         gradient: Option<[&mut [f64]; 4]>,
     ) -> Result<(), Error> {
-        grid_in::<f64, T, D>(&self.0, axes, out, gradient)
+        grid_in(&self.0, axes, out, gradient.map(first::<D>))
     }
 
     fn fill_grid_f32(
@@ -81,7 +81,21 @@ impl<T: Field<D>, const D: usize> Erased for Dim<T, D> {
         out: &mut [f64],
         gradient: Option<[&mut [f64]; 4]>,
     ) -> Result<(), Error> {
-        grid_in::<f32, T, D>(&self.0, axes, out, gradient)
+        // Evaluated into f32 buffers, then widened (exactly).
+        let n = out.len();
+        let mut v = vec![0f32; n];
+        let mut g: [Vec<f32>; D] = std::array::from_fn(|_| Vec::new());
+        if gradient.is_some() {
+            g = std::array::from_fn(|_| vec![0f32; n]);
+        }
+        let mut it = g.iter_mut();
+        let slices: [&mut [f32]; D] = std::array::from_fn(|_| &mut it.next().expect("D")[..]);
+        grid_in(&self.0, axes, &mut v, gradient.is_some().then_some(slices))?;
+        widen(out, &v);
+        for (o, s) in gradient.into_iter().flatten().zip(&g) {
+            widen(o, s);
+        }
+        Ok(())
     }
 
     #[cfg(feature = "serve")]
@@ -94,13 +108,12 @@ impl<T: Field<D>, const D: usize> Erased for Dim<T, D> {
 }
 
 /// The grid of the first `D` coordinate lists, evaluated in `F` (the
-/// coordinates rounded to `F`), the results widened (exactly) to `out` and,
-/// if asked, the first `D` gradient slices.
+/// coordinates rounded to `F`): values to `out`, and the gradient if asked.
 fn grid_in<F: Float, T: Field<D>, const D: usize>(
     field: &T,
     axes: [&[f64]; 4],
-    out: &mut [f64],
-    gradient: Option<[&mut [f64]; 4]>,
+    out: &mut [F],
+    gradient: Option<[&mut [F]; D]>,
 ) -> Result<(), Error> {
     if D > 4 {
         return Err(too_many(D));
@@ -108,31 +121,24 @@ fn grid_in<F: Float, T: Field<D>, const D: usize>(
     let grid = Grid::from_axes(std::array::from_fn(|a| {
         axes[a].iter().map(|&v| F::from_f64(v)).collect()
     }))?;
-    let n = out.len();
-    let mut v = vec![F::ZERO; n];
     match gradient {
-        None => {
-            field.grid(&grid, &mut v)?;
-        }
-        Some(g) => {
-            let mut gf: [Vec<F>; D] = std::array::from_fn(|_| vec![F::ZERO; n]);
-            {
-                let mut it = gf.iter_mut();
-                let s: [&mut [F]; D] =
-                    std::array::from_fn(|_| &mut it.next().expect("D slices")[..]);
-                field.grid_gradient(&grid, &mut v, s)?;
-            }
-            for (o, s) in g.into_iter().zip(&gf) {
-                for (o, s) in o.iter_mut().zip(s) {
-                    *o = s.to_f64();
-                }
-            }
-        }
-    }
-    for (o, s) in out.iter_mut().zip(&v) {
-        *o = s.to_f64();
-    }
+        None => field.grid(&grid, out)?,
+        Some(g) => field.grid_gradient(&grid, out, g)?,
+    };
     Ok(())
+}
+
+/// The first `D` of four slices.
+fn first<const D: usize>(four: [&mut [f64]; 4]) -> [&mut [f64]; D] {
+    let mut it = four.into_iter();
+    std::array::from_fn(|_| it.next().expect("four slices"))
+}
+
+/// `from` widened to `f64` into `out` (exact: every `f32` is an `f64`).
+pub fn widen(out: &mut [f64], from: &[f32]) {
+    for (o, v) in out.iter_mut().zip(from) {
+        *o = f64::from(*v);
+    }
 }
 
 fn too_many(d: usize) -> Error {

@@ -8,6 +8,7 @@ use surflet::Stack;
 use surflet_gpu::{GpuContext, GridKernel};
 
 use crate::CliError;
+use crate::any_field::widen;
 
 /// The name the generated function gets.
 const NAME: &str = "field";
@@ -113,14 +114,10 @@ impl GpuStack {
             .kernel
             .grid_axes(&self.ctx, &refs)
             .map_err(|e| e.to_string())?;
-        for (o, v) in out.iter_mut().zip(&r.values) {
-            *o = f64::from(*v);
-        }
+        widen(out, &r.values);
         if let (Some(g), Some(rg)) = (gradient, r.gradient) {
             for (o, s) in g.into_iter().zip(&rg) {
-                for (o, s) in o.iter_mut().zip(s) {
-                    *o = f64::from(*s);
-                }
+                widen(o, s);
             }
         }
         Ok(())

@@ -487,8 +487,8 @@ impl GridKernel {
             }
         }
         let size: Vec<usize> = axes.iter().map(|a| a.len()).collect();
-        let owned = axes.iter().map(|a| a.to_vec()).collect();
-        let plan = self.plan_axes(ctx, owned, &size)?;
+        let n = self.check_size(ctx, &size)?;
+        let plan = self.plan_axes(ctx, axes, &size, n)?;
         self.run(ctx, &plan)
     }
 
@@ -632,7 +632,7 @@ impl GridKernel {
             })?;
         }
         // Checked before the axes are made, which allocates them.
-        self.check_size(ctx, size)?;
+        let n = self.check_size(ctx, size)?;
         let axes: Vec<Vec<f32>> = if d == 2 {
             let g = surflet::Grid::window(
                 [origin[0], origin[1]],
@@ -652,7 +652,8 @@ impl GridKernel {
             .map_err(window_error)?;
             (0..3).map(|a| g.axis(a).to_vec()).collect()
         };
-        self.plan_axes(ctx, axes, size)
+        let axes: Vec<&[f32]> = axes.iter().map(|a| &a[..]).collect();
+        self.plan_axes(ctx, &axes, size, n)
     }
 
     /// The number of points of `size`, if it is not empty and its output
@@ -693,22 +694,23 @@ impl GridKernel {
         Ok(n)
     }
 
-    /// The passes over the grid of `axes` (`size` their lengths).
+    /// The passes over the grid of `axes` (`size` their lengths, `n` the
+    /// points, as [`check_size`](Self::check_size) found them).
     fn plan_axes(
         &self,
         ctx: &GpuContext,
-        axes: Vec<Vec<f32>>,
+        axes: &[&[f32]],
         size: &[usize],
+        n: usize,
     ) -> Result<Plan, GpuError> {
         let d = self.dims;
-        let n = self.check_size(ctx, size)?;
         let total: usize = size.iter().sum();
         let limits = ctx.device.limits();
         let max_binding = limits
             .max_storage_buffer_binding_size
             .min(limits.max_buffer_size);
         let mut flat = host_vec(total)?;
-        for a in &axes {
+        for a in axes {
             flat.extend_from_slice(a);
         }
         let per_point = (self.outputs() * 4) as u64;

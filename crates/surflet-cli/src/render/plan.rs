@@ -719,13 +719,14 @@ fn dims_choice(
     // A per-axis key's entries are a least dimension here, not the
     // dimension: render gives the axes a period leaves out periods of its
     // own (`stack_field`).
-    let keys = r.axis_keys().into_iter().map(|k| {
+    let keys = r.axis_keys();
+    let key_needs = keys.iter().map(|k| {
         let why = format!("{} ({} entries)", k.source(), k.len);
         (k.len, why)
     });
     let (needed, why) = needs
         .into_iter()
-        .chain(keys)
+        .chain(key_needs)
         .max_by_key(|n| n.0)
         .unwrap_or((2, String::new()));
     let dims = match args.dims.or(view.dims) {
@@ -735,7 +736,7 @@ fn dims_choice(
         Some(d) => usize::from(d),
         None => needed,
     };
-    let period = r.axis_keys().into_iter().find(|k| k.key == "period");
+    let period = keys.iter().find(|k| k.key == "period");
     if let Some(p) = period
         && p.len < 2
     {
