@@ -27,6 +27,7 @@ mod fractal_golden;
 mod fractal_gradients;
 mod fractal_ranges;
 mod fractal_tiling;
+mod frozen;
 mod golden_c;
 mod golden_java;
 mod golden_opensimplex2;
