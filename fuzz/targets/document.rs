@@ -36,15 +36,20 @@ fn check(doc: Document) {
     }
 }
 
-/// One fuzz input: panics when an invariant fails.
-pub fn run(data: &[u8]) {
+/// One fuzz input: panics when an invariant fails. Returns whether it was
+/// accepted (read as valid input), which the corpus replay counts.
+pub fn run(data: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(data) else {
-        return;
+        return false;
     };
+    let mut accepted = false;
     if let Ok(doc) = Document::from_toml(text) {
         check(doc);
+        accepted = true;
     }
     if let Ok(doc) = Document::from_json(text) {
         check(doc);
+        accepted = true;
     }
+    accepted
 }

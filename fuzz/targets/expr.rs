@@ -17,19 +17,24 @@ mod graphs;
 
 use surflet::{Error, Graph};
 
-/// One fuzz input: panics when an invariant fails.
-pub fn run(data: &[u8]) {
+/// One fuzz input: panics when an invariant fails. Returns whether it was
+/// accepted (read as valid input), which the corpus replay counts.
+pub fn run(data: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(data) else {
-        return;
+        return false;
     };
     match Graph::parse(text) {
-        Ok(g) => graphs::round_trips(&g),
+        Ok(g) => {
+            graphs::round_trips(&g);
+            true
+        }
         Err(Error::Expression {
             column, snippet, ..
         }) => {
             // The caret sits under a column of the text, or one past its end.
             assert!(column >= 1, "column {column}");
             assert!(snippet.contains('^'), "no caret: {snippet}");
+            false
         }
         Err(e) => panic!("a bad expression gave another error: {e:?}"),
     }

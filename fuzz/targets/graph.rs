@@ -16,15 +16,20 @@ mod graphs;
 
 use surflet::Graph;
 
-/// One fuzz input: panics when an invariant fails.
-pub fn run(data: &[u8]) {
+/// One fuzz input: panics when an invariant fails. Returns whether it was
+/// accepted (read as valid input), which the corpus replay counts.
+pub fn run(data: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(data) else {
-        return;
+        return false;
     };
+    let mut accepted = false;
     if let Ok(g) = Graph::from_toml_str(text) {
         graphs::round_trips(&g);
+        accepted = true;
     }
     if let Ok(g) = Graph::from_json_str(text) {
         graphs::round_trips(&g);
+        accepted = true;
     }
+    accepted
 }

@@ -97,12 +97,16 @@ fn run_dim<const D: usize>(input: &Input, kind: NoiseKind) {
 /// typed input (too short for `Input`'s size hint, or no `Input` by
 /// `arbitrary_take_rest`: skipped, as the fuzzer skips it).
 #[allow(dead_code)] // the libFuzzer binary takes `Input` directly
-pub fn run(data: &[u8]) {
+pub fn run(data: &[u8]) -> bool {
     if data.len() < Input::size_hint(0).0 {
-        return;
+        return false;
     }
-    if let Ok(input) = Input::arbitrary_take_rest(Unstructured::new(data)) {
-        check_input(&input);
+    match Input::arbitrary_take_rest(Unstructured::new(data)) {
+        Ok(input) => {
+            check_input(&input);
+            true
+        }
+        Err(_) => false,
     }
 }
 

@@ -39,10 +39,11 @@ const COMMANDS: &[&[&str]] = &[
     &["curl3", "--f32"],
 ];
 
-/// One fuzz input: panics when an invariant fails.
-pub fn run(data: &[u8]) {
+/// One fuzz input: panics when an invariant fails. Returns whether it was
+/// accepted (read as valid input), which the corpus replay counts.
+pub fn run(data: &[u8]) -> bool {
     let Some((&pick, input)) = data.split_first() else {
-        return;
+        return false;
     };
     let args = COMMANDS[pick as usize % COMMANDS.len()];
     match sample_bytes(args, input) {
@@ -60,8 +61,9 @@ pub fn run(data: &[u8]) {
                         .unwrap_or_else(|_| panic!("{args:?}: unparsable output {field:?}"));
                 }
             }
+            true
         }
-        Err(CliError::Input(_) | CliError::Read(_)) => {}
+        Err(CliError::Input(_) | CliError::Read(_)) => false,
         Err(e) => panic!("{args:?}: unexpected error {e:?}"),
     }
 }

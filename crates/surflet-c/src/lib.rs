@@ -194,6 +194,20 @@ fn guard(body: impl FnOnce() -> Result<(), Failure>) -> SurfletStatus {
     }
 }
 
+/// Runs `body` behind the boundary that every C entry point has: a panic
+/// becomes [`SurfletStatus::Internal`], with "internal error in surflet"
+/// and the panic's message as the thread's last error, instead of unwinding
+/// into C. No call of the API is known to panic, which is the point of the
+/// status, so this is public (and hidden) for the API's tests to produce
+/// it; it is no part of the C API.
+#[doc(hidden)]
+pub fn __behind_the_boundary(body: impl FnOnce()) -> SurfletStatus {
+    guard(|| {
+        body();
+        Ok(())
+    })
+}
+
 /// The UTF-8 text of a C string.
 ///
 /// # Safety

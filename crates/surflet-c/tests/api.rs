@@ -443,3 +443,82 @@ fn header_is_generated_from_the_source() {
          SURFLET_BLESS=1 cargo test -p surflet-c --test api header and commit it"
     );
 }
+
+/// A panic inside a call comes back as `Internal` with the message, the
+/// thread goes on, and the next call works.
+#[test]
+fn a_panic_is_an_internal_status_not_an_unwind() {
+    let s = __behind_the_boundary(|| panic!("a bug, caught"));
+    assert_eq!(s, SurfletStatus::Internal);
+    let e = last_error();
+    assert!(
+        e.starts_with("internal error in surflet") && e.contains("a bug, caught"),
+        "{e}"
+    );
+    let h = noise("perlin", 1, 2);
+    let mut v = [0.0f64];
+    // SAFETY: one 2D point, room for one value.
+    let s = unsafe { surflet_sample_f64(h.0, [0.5, 0.25].as_ptr(), 1, v.as_mut_ptr(), null_mut()) };
+    assert_eq!(s, SurfletStatus::Ok);
+    assert_eq!(__behind_the_boundary(|| ()), SurfletStatus::Ok);
+}
+
+const OOM_CHILD: &str = "SURFLET_C_TEST_OUT_OF_MEMORY";
+
+/// A call whose working memory cannot be allocated returns `OutOfMemory`
+/// and writes nothing. The test runs itself again in a child process whose
+/// address space is capped just above what it holds (`setrlimit`), so the
+/// call's per-axis copy of 2^24 points (128 MiB an axis) cannot be had.
+#[test]
+fn working_memory_that_cannot_be_had_is_out_of_memory() {
+    if std::env::var_os(OOM_CHILD).is_some() {
+        return out_of_memory_in_this_process();
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "working_memory_that_cannot_be_had_is_out_of_memory",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(OOM_CHILD, "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("OutOfMemory returned") && stdout.contains("1 passed"),
+        "{stdout}\n{stderr}"
+    );
+}
+
+fn out_of_memory_in_this_process() {
+    let h = noise("perlin", 1, 3);
+    let count = 1usize << 24;
+    let points = vec![0.25f64; count * 3];
+    let mut values = vec![7.0f64; count];
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let vm_kib: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmSize:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let cap = (vm_kib + 64 * 1024) * 1024;
+    let limit = libc::rlimit {
+        rlim_cur: cap,
+        rlim_max: cap,
+    };
+    // SAFETY: a valid rlimit for this process's own address space.
+    assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) }, 0);
+    // SAFETY: 2^24 3D points, room for 2^24 values, no gradient.
+    let s =
+        unsafe { surflet_sample_f64(h.0, points.as_ptr(), count, values.as_mut_ptr(), null_mut()) };
+    assert_eq!(s, SurfletStatus::OutOfMemory, "{}", last_error());
+    let e = last_error();
+    assert!(e.contains("cannot allocate"), "{e}");
+    assert!(values.iter().all(|&v| v == 7.0), "values were written");
+    println!("OutOfMemory returned: {e}");
+}

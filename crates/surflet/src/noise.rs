@@ -97,6 +97,54 @@ impl NoiseKind {
             })
     }
 
+    /// Checks `period` (one entry per axis, so its length is the dimension)
+    /// for this kind: [`Error::PeriodUnsupported`] if the kind has no
+    /// periodic form in that dimension, [`Error::Period`] for a period
+    /// outside `1..=MAX_PERIOD` or an odd y period of 2D simplex noise
+    /// (whose periodic lattice is hexagonal). [`Noise::with_period`] and
+    /// stack checks both use it.
+    ///
+    /// ```
+    /// use surflet::NoiseKind;
+    /// assert!(NoiseKind::Perlin.check_period(&[4, 8, 2]).is_ok());
+    /// assert!(NoiseKind::OpenSimplex2.check_period(&[4, 4]).is_err());
+    /// assert!(NoiseKind::Simplex.check_period(&[4, 5]).is_err());
+    /// ```
+    pub fn check_period(self, period: &[u32]) -> Result<(), Error> {
+        let dims = period.len();
+        if !self.periodic_dims().contains(&dims) {
+            return Err(Error::PeriodUnsupported {
+                kind: self.name(),
+                dims,
+                supported: match self.periodic_dims() {
+                    [] => "no dimension",
+                    [1, 2, 3] => "1D, 2D and 3D",
+                    _ => "1D to 4D",
+                },
+            });
+        }
+        for (axis, &p) in period.iter().enumerate() {
+            if p == 0 || p > MAX_PERIOD {
+                return Err(Error::Period {
+                    axis,
+                    period: p as u64,
+                    reason: format!("periods must be in 1..={MAX_PERIOD}"),
+                });
+            }
+        }
+        let simplex = matches!(self, NoiseKind::Simplex | NoiseKind::SimplexValue);
+        if simplex && dims == 2 && period[1] % 2 == 1 {
+            return Err(Error::Period {
+                axis: 1,
+                period: period[1] as u64,
+                reason: "periodic 2D simplex noise lives on a hexagonal lattice whose rows \
+                         alternate, so the y period must be even"
+                    .to_string(),
+            });
+        }
+        Ok(())
+    }
+
     /// Dimensions in which this kind can be periodic.
     pub const fn periodic_dims(self) -> &'static [usize] {
         match self {
@@ -257,36 +305,7 @@ impl<const D: usize> Noise<D> {
     /// # Ok::<(), surflet::Error>(())
     /// ```
     pub fn with_period(self, period: [u32; D]) -> Result<Self, Error> {
-        if !self.kind.periodic_dims().contains(&D) {
-            return Err(Error::PeriodUnsupported {
-                kind: self.kind.name(),
-                dims: D,
-                supported: match self.kind.periodic_dims() {
-                    [] => "no dimension",
-                    [1, 2, 3] => "1D, 2D and 3D",
-                    _ => "1D to 4D",
-                },
-            });
-        }
-        for (axis, &p) in period.iter().enumerate() {
-            if p == 0 || p > MAX_PERIOD {
-                return Err(Error::Period {
-                    axis,
-                    period: p as u64,
-                    reason: format!("periods must be in 1..={MAX_PERIOD}"),
-                });
-            }
-        }
-        let simplex = matches!(self.kind, NoiseKind::Simplex | NoiseKind::SimplexValue);
-        if simplex && D == 2 && period[1] % 2 == 1 {
-            return Err(Error::Period {
-                axis: 1,
-                period: period[1] as u64,
-                reason: "periodic 2D simplex noise lives on a hexagonal lattice whose rows \
-                         alternate, so the y period must be even"
-                    .to_string(),
-            });
-        }
+        self.kind.check_period(&period)?;
         Ok(Noise {
             period: Some(period),
             ..self

@@ -460,48 +460,53 @@ fn auto_range_stretches_to_full_scale() {
 
 #[test]
 fn interrupted_render_leaves_no_file() {
-    let dir = TempDir::new().unwrap();
-    let out = dir.path().join("big.png");
-    // Long enough (thousands of 4D frames) that SIGINT lands mid-render.
-    let mut child = StdCommand::new(BIN)
-        .arg("render")
-        .arg(&out)
-        .args([
-            "--size",
-            "1024",
-            "--frames",
-            "5000",
-            "--animate",
-            "w",
-            "--noise",
-            "perlin",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The temporary file appears once the handler is installed and the
-    // render is under way.
-    let start = Instant::now();
-    while entries(dir.path()).is_empty() {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "no temporary file appeared"
-        );
-        std::thread::sleep(Duration::from_millis(10));
+    // Ctrl-C is SIGINT; a scheduler or `timeout` sends SIGTERM. Both stop
+    // the render with status 130 and remove the temporary file.
+    for signal in ["INT", "TERM"] {
+        let dir = TempDir::new().unwrap();
+        let out = dir.path().join("big.png");
+        // Long enough (thousands of 4D frames) that the signal lands
+        // mid-render.
+        let mut child = StdCommand::new(BIN)
+            .arg("render")
+            .arg(&out)
+            .args([
+                "--size",
+                "1024",
+                "--frames",
+                "5000",
+                "--animate",
+                "w",
+                "--noise",
+                "perlin",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The temporary file appears once the handler is installed and the
+        // render is under way.
+        let start = Instant::now();
+        while entries(dir.path()).is_empty() {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "no temporary file appeared"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        let killed = StdCommand::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(130), "SIG{signal}: stderr: {stderr}");
+        assert!(stderr.contains("interrupted"), "SIG{signal}: {stderr}");
+        assert_eq!(entries(dir.path()), Vec::<String>::new(), "SIG{signal}");
     }
-    std::thread::sleep(Duration::from_millis(200));
-    let killed = StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let status = child.wait().unwrap();
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
-    assert_eq!(status.code(), Some(130), "stderr: {stderr}");
-    assert!(stderr.contains("interrupted"), "{stderr}");
-    assert_eq!(entries(dir.path()), Vec::<String>::new());
 }
 
 #[test]

@@ -1150,31 +1150,72 @@ fn answers_each_line_while_input_stays_open() {
 }
 
 #[test]
-fn large_input_streams_through() {
-    const LINES: usize = 200_000;
-    let mut file = tempfile::NamedTempFile::new().unwrap();
-    {
-        let mut w = std::io::BufWriter::new(file.as_file_mut());
-        for i in 0..LINES {
-            writeln!(w, "{}, {}, {}", i as f64 * 0.013, -(i as f64) * 0.007, 0.5).unwrap();
-        }
-        w.flush().unwrap();
-    }
-    let out = surflet()
-        .args(["sample", "simplex", "--seed", "9"])
-        .pipe_stdin(file.path())
-        .unwrap()
-        .output()
+fn ten_million_lines_stream_in_flat_memory() {
+    const LINES: usize = 10_000_000;
+    const EARLY: usize = LINES / 10;
+    let point = |i: usize| [i as f64 * 0.013, -(i as f64) * 0.007];
+    let child = StdCommand::new(BIN)
+        .args(["sample", "value", "--seed", "9"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
         .unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.lines().count(), LINES);
-    let noise = Noise::<3>::new(NoiseKind::Simplex, 9);
-    let i = LINES - 1;
-    let last: f64 = text.lines().last().unwrap().parse().unwrap();
-    assert_eq!(
-        last,
-        noise.get([i as f64 * 0.013, -(i as f64) * 0.007, 0.5])
+    let mut child = Reaper(child);
+    let pid = child.0.id();
+    let mut stdin = child.0.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let mut buf = String::with_capacity(1 << 17);
+        for i in 0..LINES {
+            let [x, y] = point(i);
+            buf += &format!("{x},{y}\n");
+            if buf.len() > 1 << 16 {
+                stdin.write_all(buf.as_bytes()).unwrap();
+                buf.clear();
+            }
+        }
+        stdin.write_all(buf.as_bytes()).unwrap();
+    });
+    let read = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = read.clone();
+    let stdout = child.0.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut last = String::new();
+        for line in BufReader::new(stdout).lines() {
+            last = line.unwrap();
+            counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        last
+    });
+    // The peak resident memory (VmHWM, which only grows) once 10⁶ lines
+    // are answered, and the last reading before the process ends.
+    let hwm = || -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    };
+    let (mut early, mut late) = (None, None);
+    while !reader.is_finished() {
+        if let Some(kib) = hwm() {
+            if early.is_none() && read.load(std::sync::atomic::Ordering::Relaxed) >= EARLY {
+                early = Some(kib);
+            }
+            late = Some(kib);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    writer.join().unwrap();
+    let last = reader.join().unwrap();
+    let status = wait_with_timeout(&mut child.0, Duration::from_secs(20));
+    assert!(status.success(), "{status}");
+    assert_eq!(read.load(std::sync::atomic::Ordering::Relaxed), LINES);
+    let noise = Noise::<2>::new(NoiseKind::Value, 9);
+    assert_eq!(last.parse::<f64>().unwrap(), noise.get(point(LINES - 1)));
+    let (early, late) = (early.expect("no reading at 10^6 lines"), late.unwrap());
+    println!("peak resident memory: {early} KiB at 10^6 lines, {late} KiB at 10^7");
+    assert!(
+        late <= early + 8 * 1024,
+        "memory grew from {early} KiB at 10^6 lines to {late} KiB at 10^7"
     );
 }
 

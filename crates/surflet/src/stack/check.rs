@@ -122,9 +122,8 @@ pub(super) struct WarpPlan {
 impl Stack {
     /// Checks everything that does not depend on the dimension: value
     /// ranges, keys that the chosen kinds do not use, and the tiling rules.
-    /// [`build`](Self::build) checks the rest (the period's and the
-    /// offset's length, the noise's periodic dimensions, octave periods past
-    /// 65536).
+    /// [`build`](Self::build) checks the rest (that the period's and the
+    /// offset's length is the dimension built, octave periods past 65536).
     pub fn check(&self) -> Result<(), Error> {
         self.plan().map(|_| ())
     }
@@ -188,6 +187,8 @@ impl Stack {
                     format!("periods must be in 1..={MAX_PERIOD}, got {bad}"),
                 ));
             }
+            // The period's length is the dimension the stack tiles in.
+            self.noise.check_period(p).map_err(|e| at("period", e))?;
         }
         if let Some(o) = &self.offset {
             if o.is_empty() || o.len() > 4 {
@@ -290,6 +291,7 @@ impl Stack {
                 ),
             ));
         }
+        let noise = w.noise.unwrap_or(self.noise);
         let period = match &self.period {
             None => None,
             Some(p) => {
@@ -321,6 +323,9 @@ impl Stack {
                     }
                     out.push(r as u32);
                 }
+                // The warp noise tiles with the stack, in as many
+                // dimensions.
+                noise.check_period(&out).map_err(|e| at("warp.noise", e))?;
                 Some(out)
             }
         };
@@ -332,7 +337,7 @@ impl Stack {
             "warp.fractal.octaves",
         )?;
         Ok(WarpPlan {
-            noise: w.noise.unwrap_or(self.noise),
+            noise,
             seed: w.seed.unwrap_or(self.seed),
             params: WarpParams {
                 kind: w.kind,

@@ -286,6 +286,9 @@ fn isa_error_on_a_cpu_without_avx512() {
         .output();
     let run = match run {
         Ok(r) => r,
+        // CI installs valgrind (.ci/run), so there its absence is a failure,
+        // not a quiet pass.
+        Err(e) if in_ci() => panic!("CI=true: valgrind is needed here and not runnable: {e}"),
         Err(e) => {
             println!("note: valgrind not runnable ({e}): AVX-512's absence not exercised");
             return;
@@ -304,4 +307,67 @@ fn isa_error_on_a_cpu_without_avx512() {
         "under valgrind the test must run and find AVX-512 missing:\n{stdout}\n{stderr}"
     );
     println!("under valgrind: {}", missing.unwrap());
+}
+
+fn in_ci() -> bool {
+    std::env::var("CI").as_deref() == Ok("true")
+}
+
+/// The instruction sets this CPU has, read from `/proc/cpuinfo` rather than
+/// through the library's own detection (which this checks): scalar, AVX2
+/// where it has `avx2`, AVX-512 where it also has `avx512f` and `avx512vl`.
+/// `None` where the file cannot be read (not Linux).
+fn cpu_instruction_sets() -> Option<Vec<Isa>> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    let flags: Vec<&str> = info
+        .lines()
+        .find(|l| l.starts_with("flags"))?
+        .split_whitespace()
+        .collect();
+    let has = |f: &str| flags.contains(&f);
+    let mut isas = vec![Isa::Scalar];
+    if cfg!(target_arch = "x86_64") && has("avx2") {
+        isas.push(Isa::Avx2);
+        if has("avx512f") && has("avx512vl") {
+            isas.push(Isa::Avx512);
+        }
+    }
+    Some(isas)
+}
+
+/// Every identity test (the frozen goldens, `family_bitexact`,
+/// `fractal_bitexact`, `grid`, `graph`, `nd`, `properties`, ...) runs each
+/// instruction set of `Isa::available()`, so that list must hold every
+/// instruction set the CPU has, or one of them is never tested while the
+/// run passes. With CI=true a difference fails. A build without `std` has
+/// no run-time detection: it uses what the build targets (the CI's lean
+/// step builds for x86-64-v3, AVX2), which the test command's run covers
+/// for AVX-512.
+#[test]
+fn every_instruction_set_of_this_cpu_is_tested() {
+    let available = Isa::available();
+    let cpu = if cfg!(feature = "std") {
+        cpu_instruction_sets()
+    } else {
+        let mut isas = vec![Isa::Scalar];
+        if cfg!(target_feature = "avx2") {
+            isas.push(Isa::Avx2);
+            if cfg!(all(target_feature = "avx512f", target_feature = "avx512vl")) {
+                isas.push(Isa::Avx512);
+            }
+        }
+        Some(isas)
+    };
+    println!("available: {available:?}; this CPU (or build): {cpu:?}");
+    match cpu {
+        Some(cpu) if in_ci() => assert_eq!(
+            available, cpu,
+            "CI=true: the library's instruction sets differ from the CPU's; an instruction set would go untested"
+        ),
+        Some(cpu) if cpu != available => println!("note: they differ"),
+        None if in_ci() => {
+            panic!("CI=true: cannot read /proc/cpuinfo to check the instruction sets")
+        }
+        _ => {}
+    }
 }

@@ -285,6 +285,21 @@ fn bad_values_are_named() {
     toml_error("period = [0, 3]", "period");
     toml_error("period = []", "period");
     toml_error("period = [65537]", "period");
+    // Periodic forms are checked before a build, for the stack's noise and
+    // the warp's, in the dimension the period gives.
+    let m = toml_error("noise = \"opensimplex2\"\nperiod = [4, 4]", "period");
+    assert!(m.contains("no periodic form in 2D"), "{m}");
+    toml_error("noise = \"simplex\"\nperiod = [4, 4, 4, 4]", "period");
+    let m = toml_error("noise = \"simplex\"\nperiod = [4, 5]", "period");
+    assert!(m.contains("must be even"), "{m}");
+    let m = toml_error(
+        "noise = \"perlin\"\nperiod = [4, 4]\n[warp]\nnoise = \"opensimplex2s\"",
+        "warp.noise",
+    );
+    assert!(
+        m.contains("opensimplex2s noise has no periodic form"),
+        "{m}"
+    );
     toml_error(
         "period = [4]\n[fractal]\nlacunarity = 2.5",
         "fractal.lacunarity",
@@ -338,10 +353,14 @@ fn build_errors_are_named() {
     };
     let p = Stack::from_toml_str("period = [4, 4]").unwrap();
     assert_eq!(key(&p, 3), "period");
-    let p = Stack::from_toml_str("period = [4, 4, 4, 4]").unwrap();
-    assert_eq!(key(&p, 4), "period"); // simplex has no periodic 4D form
-    let p = Stack::from_toml_str("period = [4, 5]").unwrap();
-    assert_eq!(key(&p, 2), "period"); // 2D simplex needs an even y period
+    // These two are refused by the readers' check (bad_values_are_named);
+    // a stack built in Rust meets the same check when it is built.
+    let periodic = |period: Vec<u32>| Stack {
+        period: Some(period),
+        ..Stack::default()
+    };
+    assert_eq!(key(&periodic(vec![4, 4, 4, 4]), 4), "period"); // simplex has no periodic 4D form
+    assert_eq!(key(&periodic(vec![4, 5]), 2), "period"); // 2D simplex needs an even y period
     // Rust-built stacks are checked too.
     let s = Stack {
         frequency: -1.0,
