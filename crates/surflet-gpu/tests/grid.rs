@@ -353,3 +353,98 @@ fn opaque(p: vec2<f32>) -> f32 {
     );
     assert_eq!(run("opaque").to_bits(), unfused.to_bits());
 }
+
+/// Where a float product feeds an add or a subtraction directly, a driver
+/// may fuse the two into one fma and round once instead of twice (NVIDIA
+/// does; lavapipe does not, so `opaque_zero_keeps_products_unfused` passes
+/// there either way). This reads the WGSL that surflet generates into
+/// naga's IR and fails on any such pair: every product must reach an add
+/// through `surflet_p` (the XOR with the opaque zero) or another call, so
+/// no driver can fuse it, whatever it does with `a * b + c`. It needs no
+/// adapter.
+/// The functions of `src` in which a float product feeds an add or a
+/// subtraction directly.
+fn unprotected_products(src: &str) -> Vec<String> {
+    use naga::{BinaryOperator, Expression, ScalarKind, TypeInner};
+    let module =
+        naga::front::wgsl::parse_str(src).unwrap_or_else(|e| panic!("{}", e.emit_to_string(src)));
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let mut bad = Vec::new();
+    for (handle, fun) in module.functions.iter() {
+        let fi = &info[handle];
+        let float = |e: naga::Handle<Expression>| {
+            let ty = fi[e].ty.inner_with(&module.types);
+            matches!(ty, TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. }
+                if s.kind == ScalarKind::Float)
+        };
+        for (_, expr) in fun.expressions.iter() {
+            let Expression::Binary { op, left, right } = *expr else {
+                continue;
+            };
+            if !matches!(op, BinaryOperator::Add | BinaryOperator::Subtract) {
+                continue;
+            }
+            for operand in [left, right] {
+                let product = matches!(
+                    fun.expressions[operand],
+                    Expression::Binary {
+                        op: BinaryOperator::Multiply,
+                        ..
+                    }
+                );
+                if product && float(operand) {
+                    bad.push(fun.name.clone().unwrap_or_default());
+                }
+            }
+        }
+    }
+    bad.dedup();
+    bad
+}
+
+#[test]
+fn no_float_product_feeds_an_add_unprotected() {
+    // The check sees what it must.
+    let sample = "
+fn fused(a: f32, b: f32, c: f32) -> f32 { let t = a * b; return t + c; }
+fn guarded(a: f32, b: f32, c: f32) -> f32 { return g(a * b) - c; }
+fn g(x: f32) -> f32 { return x; }
+fn ints(a: u32, b: u32) -> u32 { return a * b + 1u; }";
+    assert_eq!(unprotected_products(sample), ["fused"]);
+    let mut stacks = Vec::new();
+    for noise in ["value", "perlin", "simplex", "simplex-value"] {
+        for fractal in ["fbm", "ridged", "billow", "turbulence", "hybrid"] {
+            stacks.push(format!(
+                "noise = \"{noise}\"\n[fractal]\nkind = \"{fractal}\"\noctaves = 3"
+            ));
+        }
+        stacks.push(format!(
+            "noise = \"{noise}\"\nperiod = [4, 6]\n[warp]\nkind = \"progressive\"\namplitude = 0.5"
+        ));
+        stacks.push(format!("noise = \"{noise}\"\n[warp]\namplitude = 0.5"));
+    }
+    let mut bad = Vec::new();
+    for text in &stacks {
+        let stack = surflet::Stack::from_toml_str(text).unwrap();
+        let mut sources = vec![stack.build::<2>().unwrap().wgsl("f2").unwrap()];
+        if let Ok(e) = stack.build::<3>() {
+            sources.push(e.wgsl("f3").unwrap());
+        }
+        for src in &sources {
+            for f in unprotected_products(src) {
+                bad.push(format!("{}: in {f}", text.replace('\n', "; ")));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} unprotected:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
