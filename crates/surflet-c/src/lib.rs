@@ -46,7 +46,8 @@ use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use surflet::document::Document;
-use surflet::{Error, Field, Float, Graph, GraphField, Grid, Isa, NoiseKind, Stack};
+use surflet::dynamic::{DynField, GradientOut, Points, Region};
+use surflet::{Error, Float, Graph, NoiseKind, Stack};
 
 /// What a call did. `SURFLET_STATUS_OK` is 0; on any other status
 /// [`surflet_last_error`] says why, and the call wrote nothing to its
@@ -79,49 +80,20 @@ pub enum SurfletStatus {
 /// at once. Each call spreads its work over surflet's thread pool (one
 /// thread per core).
 pub struct SurfletField {
-    built: Built,
+    /// The field, its dimension a run-time value (the library's erasure).
+    field: DynField,
 }
 
-/// The field, with its dimension made a run-time value.
-enum Built {
-    D1(GraphField<1>),
-    D2(GraphField<2>),
-    D3(GraphField<3>),
-    D4(GraphField<4>),
-}
-
-impl Built {
-    fn new(graph: &Graph, dims: u32) -> Result<Built, Failure> {
-        Ok(match dims {
-            1 => Built::D1(graph.build()?),
-            2 => Built::D2(graph.build()?),
-            3 => Built::D3(graph.build()?),
-            4 => Built::D4(graph.build()?),
-            _ => {
-                return Err(Failure::invalid(format!(
-                    "dims is {dims}: fields have 1 to 4 dimensions"
-                )));
-            }
-        })
+/// Compiles `graph` in `dims` dimensions (1 to 4).
+fn build(graph: &Graph, dims: u32) -> Result<SurfletField, Failure> {
+    if !(1..=4).contains(&dims) {
+        return Err(Failure::invalid(format!(
+            "dims is {dims}: fields have 1 to 4 dimensions"
+        )));
     }
-
-    fn dims(&self) -> usize {
-        match self {
-            Built::D1(_) => 1,
-            Built::D2(_) => 2,
-            Built::D3(_) => 3,
-            Built::D4(_) => 4,
-        }
-    }
-
-    fn range(&self) -> (f64, f64) {
-        match self {
-            Built::D1(f) => f.range(),
-            Built::D2(f) => f.range(),
-            Built::D3(f) => f.range(),
-            Built::D4(f) => f.range(),
-        }
-    }
+    Ok(SurfletField {
+        field: DynField::graph(graph, dims as usize)?,
+    })
 }
 
 /// A failed call: its status and message.
@@ -144,18 +116,17 @@ impl Failure {
             message: format!("{what} is NULL"),
         }
     }
-
-    fn memory(n: usize) -> Failure {
-        Failure {
-            status: SurfletStatus::OutOfMemory,
-            message: format!("cannot allocate {n} numbers of working memory"),
-        }
-    }
 }
 
 impl From<Error> for Failure {
     fn from(e: Error) -> Failure {
-        Failure::invalid(e.to_string())
+        match e {
+            Error::Memory { .. } => Failure {
+                status: SurfletStatus::OutOfMemory,
+                message: e.to_string(),
+            },
+            e => Failure::invalid(e.to_string()),
+        }
     }
 }
 
@@ -228,13 +199,13 @@ unsafe fn text<'a>(s: *const c_char, what: &str) -> Result<&'a str, Failure> {
 /// `out` is NULL or points to writable storage for a pointer.
 unsafe fn make(
     out: *mut *mut SurfletField,
-    build: impl FnOnce() -> Result<Built, Failure>,
+    build: impl FnOnce() -> Result<SurfletField, Failure>,
 ) -> SurfletStatus {
     guard(|| {
         if out.is_null() {
             return Err(Failure::null("out"));
         }
-        let field = Box::new(SurfletField { built: build()? });
+        let field = Box::new(build()?);
         // SAFETY: non-null and writable, by the caller's contract.
         unsafe { out.write(Box::into_raw(field)) };
         Ok(())
@@ -285,7 +256,7 @@ pub unsafe extern "C" fn surflet_noise_new(
                 seed,
                 ..Stack::default()
             };
-            Built::new(&Graph::stack(stack), dims)
+            build(&Graph::stack(stack), dims)
         })
     }
 }
@@ -336,7 +307,7 @@ pub unsafe extern "C" fn surflet_config_new(
                 Some(g) => g,
                 None => Graph::stack(doc.stack),
             };
-            Built::new(&graph, dims)
+            build(&graph, dims)
         })
     }
 }
@@ -377,7 +348,7 @@ pub unsafe extern "C" fn surflet_expr_new(
         make(out, || {
             // SAFETY: as above.
             let graph = Graph::parse(text(expr, "expr")?)?;
-            Built::new(&graph, dims)
+            build(&graph, dims)
         })
     }
 }
@@ -416,7 +387,7 @@ pub unsafe extern "C" fn surflet_field_free(field: *mut SurfletField) {
 pub unsafe extern "C" fn surflet_field_dims(field: *const SurfletField) -> u32 {
     // SAFETY: NULL or live, by the caller's contract.
     match unsafe { field.as_ref() } {
-        Some(f) => f.built.dims() as u32,
+        Some(f) => f.field.dims() as u32,
         None => 0,
     }
 }
@@ -453,7 +424,7 @@ pub unsafe extern "C" fn surflet_field_range(
         if lo.is_null() || hi.is_null() {
             return Err(Failure::null(if lo.is_null() { "lo" } else { "hi" }));
         }
-        let (l, h) = field.built.range();
+        let (l, h) = field.field.range();
         // SAFETY: non-null and writable, by the caller's contract.
         unsafe {
             lo.write(l);
@@ -508,62 +479,11 @@ unsafe fn output<'a, T>(p: *mut T, n: usize, what: &str) -> Result<&'a mut [T], 
     Ok(unsafe { std::slice::from_raw_parts_mut(p, n) })
 }
 
-/// A zeroed buffer of `n` numbers, or the failure to allocate it.
-fn buffer<F: Float>(n: usize) -> Result<Vec<F>, Failure> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| Failure::memory(n))?;
-    v.resize(n, F::from_f64(0.0));
-    Ok(v)
-}
-
 /// `count * dims`, or the message that it overflows.
 fn times(count: usize, dims: usize, what: &str) -> Result<usize, Failure> {
     count.checked_mul(dims).ok_or_else(|| {
         Failure::invalid(format!("{what}: {count} points of {dims} numbers overflow"))
     })
-}
-
-/// Per-axis gradient lists into `(n, D)` layout.
-fn interleave<F: Copy, const D: usize>(axes: &[Vec<F>; D], out: &mut [F]) {
-    for (i, p) in out.chunks_exact_mut(D).enumerate() {
-        for a in 0..D {
-            p[a] = axes[a][i];
-        }
-    }
-}
-
-fn sample_in<F: Float, const D: usize>(
-    f: &GraphField<D>,
-    points: &[F],
-    values: &mut [F],
-    gradient: Option<&mut [F]>,
-) -> Result<(), Failure> {
-    let n = values.len();
-    let mut coords: [Vec<F>; D] = core::array::from_fn(|_| Vec::new());
-    for (a, c) in coords.iter_mut().enumerate() {
-        *c = buffer(n)?;
-        for (i, v) in c.iter_mut().enumerate() {
-            *v = points[i * D + a];
-        }
-    }
-    let coords: [&[F]; D] = core::array::from_fn(|a| &coords[a][..]);
-    match gradient {
-        None => f.fill_on(Isa::detect(), coords, values, None)?,
-        Some(g) => {
-            let mut axes: [Vec<F>; D] = core::array::from_fn(|_| Vec::new());
-            for a in axes.iter_mut() {
-                *a = buffer(n)?;
-            }
-            {
-                let mut it = axes.iter_mut();
-                let parts: [&mut [F]; D] =
-                    core::array::from_fn(|_| &mut it.next().expect("D lists")[..]);
-                f.fill_on(Isa::detect(), coords, values, Some(parts))?;
-            }
-            interleave(&axes, g);
-        }
-    }
-    Ok(())
 }
 
 /// # Safety
@@ -578,7 +498,7 @@ unsafe fn sample<F: Float>(
     guard(|| {
         // SAFETY: NULL or live, by the caller's contract.
         let field = unsafe { field.as_ref() }.ok_or_else(|| Failure::null("field"))?;
-        let d = field.built.dims();
+        let d = field.field.dims();
         let n = times(count, d, "points")?;
         // SAFETY: the lengths are the caller's contract.
         let (points, values) = unsafe {
@@ -593,12 +513,10 @@ unsafe fn sample<F: Float>(
             // SAFETY: as above.
             Some(unsafe { output(gradient, n, "gradient")? })
         };
-        match &field.built {
-            Built::D1(f) => sample_in(f, points, values, gradient),
-            Built::D2(f) => sample_in(f, points, values, gradient),
-            Built::D3(f) => sample_in(f, points, values, gradient),
-            Built::D4(f) => sample_in(f, points, values, gradient),
-        }
+        let gradient = gradient.map(GradientOut::Interleaved);
+        Ok(field
+            .field
+            .fill(Points::Interleaved(points), values, gradient)?)
     })
 }
 
@@ -675,43 +593,6 @@ pub unsafe extern "C" fn surflet_sample_f32(
     unsafe { sample(field, points, count, values, gradient) }
 }
 
-fn grid_in<F: Float, const D: usize>(
-    f: &GraphField<D>,
-    origin: &[F],
-    step: &[F],
-    start: [usize; D],
-    shape: [usize; D],
-    values: &mut [F],
-    gradient: Option<&mut [F]>,
-) -> Result<(), Failure> {
-    let grid = Grid::<F, D>::window(
-        core::array::from_fn(|a| origin[a]),
-        core::array::from_fn(|a| step[a]),
-        start,
-        shape,
-    )?;
-    match gradient {
-        None => {
-            f.grid_on(Isa::detect(), &grid, values, None)?;
-        }
-        Some(g) => {
-            let n = values.len();
-            let mut axes: [Vec<F>; D] = core::array::from_fn(|_| Vec::new());
-            for a in axes.iter_mut() {
-                *a = buffer(n)?;
-            }
-            {
-                let mut it = axes.iter_mut();
-                let parts: [&mut [F]; D] =
-                    core::array::from_fn(|_| &mut it.next().expect("D lists")[..]);
-                f.grid_on(Isa::detect(), &grid, values, Some(parts))?;
-            }
-            interleave(&axes, g);
-        }
-    }
-    Ok(())
-}
-
 /// # Safety
 /// As [`surflet_grid_f64`], for `F`.
 unsafe fn grid<F: Float>(
@@ -726,7 +607,7 @@ unsafe fn grid<F: Float>(
     guard(|| {
         // SAFETY: NULL or live, by the caller's contract.
         let field = unsafe { field.as_ref() }.ok_or_else(|| Failure::null("field"))?;
-        let d = field.built.dims();
+        let d = field.field.dims();
         // SAFETY: D entries each, by the caller's contract.
         let (origin, step, shape) = unsafe {
             (
@@ -754,25 +635,15 @@ unsafe fn grid<F: Float>(
             // SAFETY: as above.
             Some(unsafe { output(gradient, n, "gradient")? })
         };
-        macro_rules! go {
-            ($f:expr, $d:literal) => {
-                grid_in::<F, $d>(
-                    $f,
-                    origin,
-                    step,
-                    core::array::from_fn(|a| start[a]),
-                    core::array::from_fn(|a| shape[a]),
-                    values,
-                    gradient,
-                )
-            };
-        }
-        match &field.built {
-            Built::D1(f) => go!(f, 1),
-            Built::D2(f) => go!(f, 2),
-            Built::D3(f) => go!(f, 3),
-            Built::D4(f) => go!(f, 4),
-        }
+        let region = Region::Window {
+            origin,
+            step,
+            start: &start,
+            shape,
+        };
+        let gradient = gradient.map(GradientOut::Interleaved);
+        field.field.grid(region, values, gradient)?;
+        Ok(())
     })
 }
 

@@ -6,16 +6,15 @@
 //! periods are `i32`, which `f64` holds exactly, so each noise narrows them
 //! back without rounding.
 
-use surflet::nd::{NdKind, NoiseNd};
 use surflet::reference::{
     classic2005, noise1234, opensimplex2, opensimplex2s, perlin2002, sdnoise1234, simplex2005,
     simplex2012, simplexnoise1234, srdnoise23,
 };
-use surflet::{Noise, NoiseKind};
 
-use crate::any_field::AnyField;
-use crate::names::{NoiseName, Precision, Variant};
-use crate::stack_field::CurlField;
+use crate::any_field::FieldCalls;
+use crate::names::{NoiseName, Port, Precision, Variant};
+use surflet::dynamic::DynCurl;
+use surflet::dynamic::DynField;
 
 pub use crate::sampled::Eval;
 
@@ -40,62 +39,6 @@ pub struct FamilyOptions {
     pub variant: Option<Variant>,
 }
 
-impl AnyField {
-    /// Builds a family noise; fails with the library's message if the period is
-    /// invalid, or if its length is not `dims`.
-    pub fn family(kind: NoiseKind, dims: usize, options: &FamilyOptions) -> Result<Self, String> {
-        fn build<const D: usize>(
-            kind: NoiseKind,
-            options: &FamilyOptions,
-        ) -> Result<Noise<D>, String> {
-            let noise = Noise::<D>::new(kind, options.seed);
-            match &options.period {
-                None => Ok(noise),
-                Some(p) => {
-                    let p: [u32; D] = p.as_slice().try_into().map_err(|_| {
-                        format!("--period has {} values but the noise is {D}D", p.len())
-                    })?;
-                    noise.with_period(p).map_err(|e| e.to_string())
-                }
-            }
-        }
-        Ok(match dims {
-            1 => AnyField::new::<_, 1>(build::<1>(kind, options)?),
-            2 => AnyField::new::<_, 2>(build::<2>(kind, options)?),
-            3 => AnyField::new::<_, 3>(build::<3>(kind, options)?),
-            4 => AnyField::new::<_, 4>(build::<4>(kind, options)?),
-            5..=8 => {
-                let nd = match kind {
-                    NoiseKind::Value => NdKind::Value,
-                    NoiseKind::Perlin => NdKind::Perlin,
-                    NoiseKind::Simplex => NdKind::Simplex,
-                    NoiseKind::SimplexValue
-                    | NoiseKind::OpenSimplex2
-                    | NoiseKind::OpenSimplex2S
-                    | NoiseKind::Cellular => {
-                        return Err(format!("{kind} noise has 1 to 4 dimensions, not {dims}"));
-                    }
-                };
-                if let Some(p) = &options.period {
-                    return Err(format!(
-                        "--period has {} values but the noise is {dims}D; {kind} noise tiles \
-                         in 1D-4D only",
-                        p.len()
-                    ));
-                }
-                let seed = options.seed;
-                match dims {
-                    5 => AnyField::new::<_, 5>(NoiseNd::<5>::new(nd, seed)),
-                    6 => AnyField::new::<_, 6>(NoiseNd::<6>::new(nd, seed)),
-                    7 => AnyField::new::<_, 7>(NoiseNd::<7>::new(nd, seed)),
-                    _ => AnyField::new::<_, 8>(NoiseNd::<8>::new(nd, seed)),
-                }
-            }
-            _ => return Err(format!("{kind} noise has 1 to 8 dimensions, not {dims}")),
-        })
-    }
-}
-
 /// A noise ready to evaluate points: a named noise fixed in its dimension and
 /// options.
 ///
@@ -115,14 +58,14 @@ pub enum NoiseFn {
     /// A surflet family noise, computed in `f32` if the flag is set.
     Family {
         /// The noise.
-        noise: AnyField,
+        noise: DynField,
         /// Compute in `f32`.
         f32: bool,
     },
     /// A noise stack (fractal, warp).
     Stack {
         /// The compiled stack.
-        field: Box<AnyField>,
+        field: Box<DynField>,
         /// Compute in `f32`.
         f32: bool,
         /// Compute the gradient too (otherwise it is left zero).
@@ -131,7 +74,7 @@ pub enum NoiseFn {
     /// Curl noise; [`Eval::gradient`] holds the vector.
     Curl {
         /// The curl field.
-        field: Box<CurlField>,
+        field: Box<DynCurl>,
         /// Compute in `f32`.
         f32: bool,
     },
@@ -142,12 +85,24 @@ impl NoiseFn {
     /// for family noises. Fails if the noise lacks the dimension or the
     /// options are invalid for it.
     pub fn new(name: NoiseName, dims: usize, family: &FamilyOptions) -> Result<Self, String> {
+        let port = match name {
+            NoiseName::Family(kind) => {
+                let period = family.period.as_deref();
+                let noise = DynField::noise(kind, family.seed, period, None, dims)
+                    .map_err(|e| e.to_string())?;
+                return Ok(NoiseFn::Family {
+                    noise,
+                    f32: family.f32,
+                });
+            }
+            NoiseName::Port(port) => port,
+        };
         if name.is_opensimplex2() {
             let variant = family
                 .variant
                 .or_else(|| Variant::default_for(dims))
                 .ok_or_else(|| format!("{name} has no {dims}D form"))?;
-            return match opensimplex2_fn(name, variant, dims) {
+            return match opensimplex2_fn(port, variant, dims) {
                 // The seed modulo 2^64, as a Java `long`: the same bits.
                 Some(f) => Ok(NoiseFn::OpenSimplex2 {
                     f,
@@ -164,15 +119,9 @@ impl NoiseFn {
                 )),
             };
         }
-        match name.family() {
-            Some(kind) => Ok(NoiseFn::Family {
-                noise: AnyField::family(kind, dims, family)?,
-                f32: family.f32,
-            }),
-            None => reference_fn(name, dims)
-                .map(NoiseFn::Reference)
-                .ok_or_else(|| format!("{name} has no {dims}D form")),
-        }
+        reference_fn(port, dims)
+            .map(NoiseFn::Reference)
+            .ok_or_else(|| format!("{name} has no {dims}D form"))
     }
 
     /// The precision the input coordinates must be parsed in so that
@@ -198,7 +147,7 @@ impl NoiseFn {
                 f32,
                 gradient,
             } => field.eval(input, *f32, *gradient),
-            NoiseFn::Curl { field, f32 } => field.eval(input, *f32),
+            NoiseFn::Curl { field, f32 } => crate::stack_field::curl_eval(field, input, *f32),
         }
     }
 }
@@ -220,8 +169,8 @@ fn i(v: f64) -> i32 {
 }
 
 /// The function a reference port computes in `dims` dimensions.
-fn reference_fn(name: NoiseName, dims: usize) -> Option<ReferenceFn> {
-    use NoiseName as N;
+fn reference_fn(name: Port, dims: usize) -> Option<ReferenceFn> {
+    use Port as N;
     let func: ReferenceFn = match (name, dims) {
         (N::Perlin2002Java, 3) => |c| Eval::value(perlin2002::noise(c[0], c[1], c[2])),
         (N::Simplex2012Java, 2) => |c| Eval::value(simplex2012::noise2(c[0], c[1])),
@@ -286,8 +235,8 @@ fn reference_fn(name: NoiseName, dims: usize) -> Option<ReferenceFn> {
 
 /// The function an OpenSimplex2 port computes for `variant` in `dims`
 /// dimensions, if the variant exists there.
-fn opensimplex2_fn(name: NoiseName, variant: Variant, dims: usize) -> Option<SeededFn> {
-    use NoiseName as N;
+fn opensimplex2_fn(name: Port, variant: Variant, dims: usize) -> Option<SeededFn> {
+    use Port as N;
     use Variant as V;
     use opensimplex2 as f;
     use opensimplex2s as s;
@@ -343,13 +292,14 @@ mod tests {
 
     #[test]
     fn every_opensimplex2_variant_has_a_function() {
-        for name in [NoiseName::OpenSimplex2Java, NoiseName::OpenSimplex2SJava] {
+        for name in [Port::OpenSimplex2Java, Port::OpenSimplex2SJava] {
             for d in 1..=5 {
                 for &v in <Variant as clap::ValueEnum>::value_variants() {
                     assert_eq!(
                         opensimplex2_fn(name, v, d).is_some(),
                         v.java_method(d).is_some(),
-                        "{name} {v} {d}D"
+                        "{} {v} {d}D",
+                        name.name()
                     );
                 }
             }
@@ -363,7 +313,7 @@ mod tests {
                 seed,
                 ..FamilyOptions::default()
             };
-            NoiseFn::new(NoiseName::OpenSimplex2Java, 2, &options)
+            NoiseFn::new(NoiseName::Port(Port::OpenSimplex2Java), 2, &options)
                 .unwrap()
                 .eval(&[0.3, 0.7])
                 .value
@@ -377,13 +327,14 @@ mod tests {
 
     #[test]
     fn every_reference_dimension_has_a_function() {
-        for name in NoiseName::ALL
-            .into_iter()
-            .filter(|n| n.family().is_none() && !n.is_opensimplex2())
-        {
+        for port in Port::ALL {
+            let name = NoiseName::Port(port);
+            if name.is_opensimplex2() {
+                continue;
+            }
             for d in 1..=4 {
                 assert_eq!(
-                    reference_fn(name, d).is_some(),
+                    reference_fn(port, d).is_some(),
                     name.dims().contains(&d),
                     "{name} {d}D"
                 );
@@ -405,7 +356,12 @@ mod tests {
         reason = "3.14 is the input of the quoted anchor value, not an approximation of pi"
     )]
     fn perlin2002_anchor() {
-        let e = NoiseFn::new(NoiseName::Perlin2002Java, 3, &FamilyOptions::default()).unwrap();
+        let e = NoiseFn::new(
+            NoiseName::Port(Port::Perlin2002Java),
+            3,
+            &FamilyOptions::default(),
+        )
+        .unwrap();
         assert_eq!(e.eval(&[3.14, 42.0, 7.0]).value, 0.13691995878400012);
     }
 }

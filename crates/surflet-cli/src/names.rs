@@ -10,9 +10,21 @@ use std::ops::RangeInclusive;
 use clap::ValueEnum;
 use surflet::NoiseKind;
 
-/// A noise that can be named on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ValueEnum)]
+/// A noise that can be named on the command line: a kind of the surflet
+/// family (the library's [`NoiseKind`], whose names and summaries are its
+/// own) or a reference port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NoiseName {
+    /// A family noise.
+    Family(NoiseKind),
+    /// A reference port.
+    Port(Port),
+}
+
+/// A reference port: the original code of a published noise, bit for bit
+/// (`surflet::reference`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ValueEnum)]
+pub enum Port {
     /// `reference::perlin2002::noise`.
     #[value(name = "perlin2002-java")]
     Perlin2002Java,
@@ -46,27 +58,6 @@ pub enum NoiseName {
     /// `reference::opensimplex2s::noise2..noise4_*`, chosen by `--variant`.
     #[value(name = "opensimplex2s-java")]
     OpenSimplex2SJava,
-    /// The family's value noise.
-    #[value(name = "value")]
-    Value,
-    /// The family's Perlin noise.
-    #[value(name = "perlin")]
-    Perlin,
-    /// The family's simplex noise.
-    #[value(name = "simplex")]
-    Simplex,
-    /// The family's simplex value noise.
-    #[value(name = "simplex-value")]
-    SimplexValue,
-    /// The family's OpenSimplex2.
-    #[value(name = "opensimplex2")]
-    OpenSimplex2,
-    /// The family's OpenSimplex2S.
-    #[value(name = "opensimplex2s")]
-    OpenSimplex2S,
-    /// The family's cellular (Worley) noise.
-    #[value(name = "cellular")]
-    Cellular,
 }
 
 /// Columns a line carries after the `D` coordinates.
@@ -89,95 +80,142 @@ pub enum Precision {
     F64,
 }
 
-impl NoiseName {
-    /// Every name, in the order `--help` lists them.
-    pub const ALL: [NoiseName; 18] = [
-        NoiseName::Perlin2002Java,
-        NoiseName::Simplex2012Java,
-        NoiseName::Simplex2005Java,
-        NoiseName::Classic2005Java,
-        NoiseName::Noise1234,
-        NoiseName::Pnoise1234,
-        NoiseName::Snoise1234,
-        NoiseName::Sdnoise1234,
-        NoiseName::Srdnoise23,
-        NoiseName::OpenSimplex2Java,
-        NoiseName::OpenSimplex2SJava,
-        NoiseName::Value,
-        NoiseName::Perlin,
-        NoiseName::Simplex,
-        NoiseName::SimplexValue,
-        NoiseName::OpenSimplex2,
-        NoiseName::OpenSimplex2S,
-        NoiseName::Cellular,
+impl Port {
+    /// Every port, in the order `--help` lists them.
+    pub const ALL: [Port; 11] = [
+        Port::Perlin2002Java,
+        Port::Simplex2012Java,
+        Port::Simplex2005Java,
+        Port::Classic2005Java,
+        Port::Noise1234,
+        Port::Pnoise1234,
+        Port::Snoise1234,
+        Port::Sdnoise1234,
+        Port::Srdnoise23,
+        Port::OpenSimplex2Java,
+        Port::OpenSimplex2SJava,
     ];
 
     /// The name as written on the command line.
     pub fn name(self) -> &'static str {
         match self {
-            NoiseName::Perlin2002Java => "perlin2002-java",
-            NoiseName::Simplex2012Java => "simplex2012-java",
-            NoiseName::Simplex2005Java => "simplex2005-java",
-            NoiseName::Classic2005Java => "classic2005-java",
-            NoiseName::Noise1234 => "noise1234",
-            NoiseName::Pnoise1234 => "pnoise1234",
-            NoiseName::Snoise1234 => "snoise1234",
-            NoiseName::Sdnoise1234 => "sdnoise1234",
-            NoiseName::Srdnoise23 => "srdnoise23",
-            NoiseName::OpenSimplex2Java => "opensimplex2-java",
-            NoiseName::OpenSimplex2SJava => "opensimplex2s-java",
-            NoiseName::Value => NoiseKind::Value.name(),
-            NoiseName::Perlin => NoiseKind::Perlin.name(),
-            NoiseName::Simplex => NoiseKind::Simplex.name(),
-            NoiseName::SimplexValue => NoiseKind::SimplexValue.name(),
-            NoiseName::OpenSimplex2 => NoiseKind::OpenSimplex2.name(),
-            NoiseName::OpenSimplex2S => NoiseKind::OpenSimplex2S.name(),
-            NoiseName::Cellular => NoiseKind::Cellular.name(),
+            Port::Perlin2002Java => "perlin2002-java",
+            Port::Simplex2012Java => "simplex2012-java",
+            Port::Simplex2005Java => "simplex2005-java",
+            Port::Classic2005Java => "classic2005-java",
+            Port::Noise1234 => "noise1234",
+            Port::Pnoise1234 => "pnoise1234",
+            Port::Snoise1234 => "snoise1234",
+            Port::Sdnoise1234 => "sdnoise1234",
+            Port::Srdnoise23 => "srdnoise23",
+            Port::OpenSimplex2Java => "opensimplex2-java",
+            Port::OpenSimplex2SJava => "opensimplex2s-java",
         }
     }
 
-    /// The family kind, or `None` for a reference port.
+    /// The dimensions the original has.
+    fn dims(self) -> RangeInclusive<usize> {
+        match self {
+            Port::Perlin2002Java | Port::Classic2005Java => 3..=3,
+            Port::Simplex2012Java
+            | Port::Simplex2005Java
+            | Port::OpenSimplex2Java
+            | Port::OpenSimplex2SJava => 2..=4,
+            Port::Srdnoise23 => 2..=3,
+            Port::Noise1234 | Port::Pnoise1234 | Port::Snoise1234 | Port::Sdnoise1234 => 1..=4,
+        }
+    }
+
+    /// The precision of the original: the OpenSimplex2 ports read `double`
+    /// coordinates and return a `float`.
+    fn precision(self) -> Precision {
+        match self {
+            Port::Perlin2002Java
+            | Port::Simplex2012Java
+            | Port::Simplex2005Java
+            | Port::Classic2005Java
+            | Port::OpenSimplex2Java
+            | Port::OpenSimplex2SJava => Precision::F64,
+            Port::Noise1234
+            | Port::Pnoise1234
+            | Port::Snoise1234
+            | Port::Sdnoise1234
+            | Port::Srdnoise23 => Precision::F32,
+        }
+    }
+
+    /// One-line description for `--help`.
+    fn summary(self) -> &'static str {
+        match self {
+            Port::Perlin2002Java => "Ken Perlin's ImprovedNoise.java (2002)",
+            Port::Simplex2012Java => "Gustavson's SimplexNoise.java (2012)",
+            Port::Simplex2005Java => "SimplexNoise listing, \"Simplex noise demystified\" (2005)",
+            Port::Classic2005Java => "ClassicNoise listing, same paper (2005)",
+            Port::Noise1234 => "Gustavson's noise1234.c noise1..4",
+            Port::Pnoise1234 => "noise1234.c pnoise1..4 (periodic)",
+            Port::Snoise1234 => "Gustavson's simplexnoise1234.c snoise1..4",
+            Port::Sdnoise1234 => "Gustavson's sdnoise1234.c, with derivatives",
+            Port::Srdnoise23 => "Gustavson's srdnoise23.c, rotating gradients",
+            Port::OpenSimplex2Java => "K.jpg's OpenSimplex2.java (\"faster\")",
+            Port::OpenSimplex2SJava => "K.jpg's OpenSimplex2S.java (\"smooth\")",
+        }
+    }
+}
+
+impl NoiseName {
+    /// Every name, in the order `--help` lists them: the ports, then the
+    /// family's kinds.
+    pub const ALL: [NoiseName; Port::ALL.len() + NoiseKind::ALL.len()] = {
+        let mut all = [NoiseName::Family(NoiseKind::Value); Port::ALL.len() + NoiseKind::ALL.len()];
+        let mut i = 0;
+        while i < Port::ALL.len() {
+            all[i] = NoiseName::Port(Port::ALL[i]);
+            i += 1;
+        }
+        let mut k = 0;
+        while k < NoiseKind::ALL.len() {
+            all[i + k] = NoiseName::Family(NoiseKind::ALL[k]);
+            k += 1;
+        }
+        all
+    };
+
+    /// The name as written on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            NoiseName::Family(k) => k.name(),
+            NoiseName::Port(p) => p.name(),
+        }
+    }
+
+    /// The family kind, for the family's names.
     pub fn family(self) -> Option<NoiseKind> {
         match self {
-            NoiseName::Value => Some(NoiseKind::Value),
-            NoiseName::Perlin => Some(NoiseKind::Perlin),
-            NoiseName::Simplex => Some(NoiseKind::Simplex),
-            NoiseName::SimplexValue => Some(NoiseKind::SimplexValue),
-            NoiseName::OpenSimplex2 => Some(NoiseKind::OpenSimplex2),
-            NoiseName::OpenSimplex2S => Some(NoiseKind::OpenSimplex2S),
-            NoiseName::Cellular => Some(NoiseKind::Cellular),
-            _ => None,
+            NoiseName::Family(k) => Some(k),
+            NoiseName::Port(_) => None,
         }
     }
 
     /// The name of the family kind `kind`.
     pub fn of_kind(kind: NoiseKind) -> NoiseName {
-        NoiseName::ALL
-            .into_iter()
-            .find(|n| n.family() == Some(kind))
-            .expect("every family kind has a name")
+        NoiseName::Family(kind)
     }
 
-    /// The dimensions this noise exists in.
+    /// The dimensions this noise exists in: a family kind with an N-D form
+    /// goes to 8D (`surflet::nd`), the others to 4D.
     pub fn dims(self) -> RangeInclusive<usize> {
         match self {
-            NoiseName::Perlin2002Java | NoiseName::Classic2005Java => 3..=3,
-            NoiseName::Simplex2012Java
-            | NoiseName::Simplex2005Java
-            | NoiseName::OpenSimplex2Java
-            | NoiseName::OpenSimplex2SJava => 2..=4,
-            NoiseName::Srdnoise23 => 2..=3,
-            // 5D-8D through the library's N-D noise (`surflet::nd`).
-            NoiseName::Value | NoiseName::Perlin | NoiseName::Simplex => 1..=8,
-            _ => 1..=4,
+            NoiseName::Family(k) if k.nd().is_some() => 1..=8,
+            NoiseName::Family(_) => 1..=4,
+            NoiseName::Port(p) => p.dims(),
         }
     }
 
     /// What a line carries after the coordinates.
     pub fn extra(self) -> Extra {
         match self {
-            NoiseName::Pnoise1234 => Extra::Periods,
-            NoiseName::Srdnoise23 => Extra::Angle,
+            NoiseName::Port(Port::Pnoise1234) => Extra::Periods,
+            NoiseName::Port(Port::Srdnoise23) => Extra::Angle,
             _ => Extra::None,
         }
     }
@@ -200,26 +238,8 @@ impl NoiseName {
     /// precision `--f32` chooses.
     pub fn fixed_precision(self) -> Option<Precision> {
         match self {
-            // The OpenSimplex2 ports read `double` coordinates and return
-            // a `float`.
-            NoiseName::Perlin2002Java
-            | NoiseName::Simplex2012Java
-            | NoiseName::Simplex2005Java
-            | NoiseName::Classic2005Java
-            | NoiseName::OpenSimplex2Java
-            | NoiseName::OpenSimplex2SJava => Some(Precision::F64),
-            NoiseName::Noise1234
-            | NoiseName::Pnoise1234
-            | NoiseName::Snoise1234
-            | NoiseName::Sdnoise1234
-            | NoiseName::Srdnoise23 => Some(Precision::F32),
-            NoiseName::Value
-            | NoiseName::Perlin
-            | NoiseName::Simplex
-            | NoiseName::SimplexValue
-            | NoiseName::OpenSimplex2
-            | NoiseName::OpenSimplex2S
-            | NoiseName::Cellular => None,
+            NoiseName::Family(_) => None,
+            NoiseName::Port(p) => Some(p.precision()),
         }
     }
 
@@ -229,40 +249,23 @@ impl NoiseName {
     pub fn is_opensimplex2(self) -> bool {
         matches!(
             self,
-            NoiseName::OpenSimplex2Java | NoiseName::OpenSimplex2SJava
+            NoiseName::Port(Port::OpenSimplex2Java | Port::OpenSimplex2SJava)
         )
     }
 
     /// Whether `--gradient` can print derivatives for this noise.
     pub fn has_gradient(self) -> bool {
-        self.family().is_some() || matches!(self, NoiseName::Sdnoise1234 | NoiseName::Srdnoise23)
+        matches!(
+            self,
+            NoiseName::Family(_) | NoiseName::Port(Port::Sdnoise1234 | Port::Srdnoise23)
+        )
     }
 
     /// One-line description for `--help`.
     pub fn summary(self) -> &'static str {
         match self {
-            NoiseName::Perlin2002Java => "Ken Perlin's ImprovedNoise.java (2002)",
-            NoiseName::Simplex2012Java => "Gustavson's SimplexNoise.java (2012)",
-            NoiseName::Simplex2005Java => {
-                "SimplexNoise listing, \"Simplex noise demystified\" (2005)"
-            }
-            NoiseName::Classic2005Java => "ClassicNoise listing, same paper (2005)",
-            NoiseName::Noise1234 => "Gustavson's noise1234.c noise1..4",
-            NoiseName::Pnoise1234 => "noise1234.c pnoise1..4 (periodic)",
-            NoiseName::Snoise1234 => "Gustavson's simplexnoise1234.c snoise1..4",
-            NoiseName::Sdnoise1234 => "Gustavson's sdnoise1234.c, with derivatives",
-            NoiseName::Srdnoise23 => "Gustavson's srdnoise23.c, rotating gradients",
-            NoiseName::OpenSimplex2Java => "K.jpg's OpenSimplex2.java (\"faster\")",
-            NoiseName::OpenSimplex2SJava => "K.jpg's OpenSimplex2S.java (\"smooth\")",
-            NoiseName::Value => "surflet value noise",
-            NoiseName::Perlin => "surflet Perlin noise",
-            NoiseName::Simplex => "surflet simplex noise",
-            NoiseName::SimplexValue => "surflet simplex value noise",
-            NoiseName::OpenSimplex2 => "surflet OpenSimplex2 (continuous, seeded by u64)",
-            NoiseName::OpenSimplex2S => "surflet OpenSimplex2S (continuous, seeded by u64)",
-            NoiseName::Cellular => {
-                "surflet cellular (Worley) noise; --distance, --return, --jitter"
-            }
+            NoiseName::Family(k) => k.summary(),
+            NoiseName::Port(p) => p.summary(),
         }
     }
 
@@ -275,6 +278,16 @@ impl NoiseName {
             (Extra::Periods, _) => "D coordinates, D periods".to_string(),
             (Extra::Angle, _) => "D coordinates, angle t".to_string(),
         }
+    }
+}
+
+impl ValueEnum for NoiseName {
+    fn value_variants<'a>() -> &'a [Self] {
+        &NoiseName::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()))
     }
 }
 
@@ -479,19 +492,20 @@ mod tests {
 
     #[test]
     fn column_layouts() {
-        assert_eq!(NoiseName::Perlin2002Java.dims_for_columns(3), Some(3));
-        assert_eq!(NoiseName::Perlin2002Java.dims_for_columns(2), None);
-        assert_eq!(NoiseName::Pnoise1234.dims_for_columns(8), Some(4));
-        assert_eq!(NoiseName::Pnoise1234.dims_for_columns(5), None);
-        assert_eq!(NoiseName::Srdnoise23.dims_for_columns(3), Some(2));
-        assert_eq!(NoiseName::Srdnoise23.dims_for_columns(2), None);
+        use NoiseName::{Family as F, Port as P};
+        assert_eq!(P(Port::Perlin2002Java).dims_for_columns(3), Some(3));
+        assert_eq!(P(Port::Perlin2002Java).dims_for_columns(2), None);
+        assert_eq!(P(Port::Pnoise1234).dims_for_columns(8), Some(4));
+        assert_eq!(P(Port::Pnoise1234).dims_for_columns(5), None);
+        assert_eq!(P(Port::Srdnoise23).dims_for_columns(3), Some(2));
+        assert_eq!(P(Port::Srdnoise23).dims_for_columns(2), None);
         // value, perlin and simplex go to 8D (N-D noise); simplex-value not.
-        assert_eq!(NoiseName::Value.dims_for_columns(5), Some(5));
-        assert_eq!(NoiseName::Simplex.dims_for_columns(8), Some(8));
-        assert_eq!(NoiseName::Perlin.dims_for_columns(9), None);
-        assert_eq!(NoiseName::SimplexValue.dims_for_columns(5), None);
-        assert_eq!(NoiseName::OpenSimplex2Java.dims_for_columns(4), Some(4));
-        assert_eq!(NoiseName::OpenSimplex2SJava.dims_for_columns(1), None);
+        assert_eq!(F(NoiseKind::Value).dims_for_columns(5), Some(5));
+        assert_eq!(F(NoiseKind::Simplex).dims_for_columns(8), Some(8));
+        assert_eq!(F(NoiseKind::Perlin).dims_for_columns(9), None);
+        assert_eq!(F(NoiseKind::SimplexValue).dims_for_columns(5), None);
+        assert_eq!(P(Port::OpenSimplex2Java).dims_for_columns(4), Some(4));
+        assert_eq!(P(Port::OpenSimplex2SJava).dims_for_columns(1), None);
     }
 
     #[test]

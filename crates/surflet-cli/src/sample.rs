@@ -8,12 +8,10 @@ use clap::{Args, ValueEnum};
 use surflet::FractalDesc;
 
 use crate::CliError;
-use crate::any_field::AnyField;
 use crate::eval::{Eval, FamilyOptions, NoiseFn};
 use crate::look::Document;
 use crate::names::{self, Extra, NoiseName, Precision, Variant};
 use crate::stack_args::{Resolved, StackArgs, StagedConfig, kinds, one_noise};
-use crate::stack_field::CurlField;
 
 /// The most columns any noise takes (`pnoise1234` in 4D; value, perlin and
 /// simplex in 8D).
@@ -506,7 +504,7 @@ impl Job {
     fn note(&self, dims: usize) -> Option<String> {
         match self {
             Job::Named {
-                name: NoiseName::Simplex,
+                name: NoiseName::Family(surflet::NoiseKind::Simplex),
                 ..
             } if dims > 4 => Some(format!(
                 "note: {dims} columns: simplex in 5D-8D is the N-D simplex noise \
@@ -527,13 +525,14 @@ impl Job {
                 gradient,
                 ..
             } => Ok(NoiseFn::Stack {
-                field: Box::new(AnyField::resolved(resolved, dims)?),
+                field: Box::new(crate::stack_field::resolved(resolved, dims)?),
                 f32: *f32,
                 gradient: *gradient,
             }),
             Job::Curl { resolved, f32, .. } => Ok(NoiseFn::Curl {
                 field: Box::new(
-                    CurlField::new(&resolved.stack, dims).map_err(|e| resolved.explain(&e))?,
+                    surflet::dynamic::DynCurl::stack(&resolved.stack, dims)
+                        .map_err(|e| resolved.explain(&e))?,
                 ),
                 f32: *f32,
             }),

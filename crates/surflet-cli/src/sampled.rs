@@ -3,7 +3,7 @@
 //! so that neither has to import the other.
 
 /// The most dimensions of any noise (value, Perlin and simplex noise in 8D).
-pub const MAX_DIMS: usize = 8;
+pub use surflet::dynamic::MAX_DIMS;
 
 /// One evaluation: the value and, where the noise has them, the partial
 /// derivatives (only the first `D` entries are meaningful).

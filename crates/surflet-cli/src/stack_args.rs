@@ -14,10 +14,11 @@ use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser, ValueParser};
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
+#[cfg(feature = "serve")]
 use serde_json::json;
+use surflet::stack::keys::{self, KeyType};
 use surflet::{
-    Cellular, CellularDistance, CellularReturn, Error, FractalDesc, FractalKind, Graph, NoiseKind,
-    Stack, WarpDesc, WarpKind,
+    CellularDistance, CellularReturn, Error, FractalKind, Graph, NoiseKind, Stack, WarpKind,
 };
 
 use crate::imaging::output::{Staged, check_target};
@@ -25,34 +26,15 @@ use crate::look::Document;
 use crate::names::NoiseName;
 use crate::units::{parse_period, parse_seed};
 
-/// A value a stack flag gives, as its parser made it.
+/// A value a stack flag gives, as its parser made it: a value of the
+/// library's key, or a reference port, which `--noise` names in `sample`
+/// and `analyze` as their NAME does, but no stack can hold.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
-    /// A noise kind.
-    Noise(NoiseKind),
-    /// A reference port, which `--noise` names in `sample` and `analyze`
-    /// as their NAME does, but no stack can hold.
+    /// A value of the key.
+    Key(keys::Value),
+    /// A reference port.
     Port(NoiseName),
-    /// A seed.
-    Seed(u64),
-    /// A real number (frequencies included).
-    Number(f64),
-    /// A whole number.
-    Count(u32),
-    /// Periods, one per axis.
-    Period(Vec<u32>),
-    /// A domain offset, in lattice cells, one per axis.
-    Offset(Vec<f64>),
-    /// A fractal kind.
-    Fractal(FractalKind),
-    /// A warp kind.
-    Warp(WarpKind),
-    /// A cellular distance.
-    Distance(CellularDistance),
-    /// A cellular return.
-    Return(CellularReturn),
-    /// A flag without a value, given.
-    Switch,
 }
 
 impl Value {
@@ -60,8 +42,8 @@ impl Value {
     /// entry each; `None` for every other value.
     pub fn axes(&self) -> Option<usize> {
         match self {
-            Value::Period(p) => Some(p.len()),
-            Value::Offset(o) => Some(o.len()),
+            Value::Key(keys::Value::Periods(p)) => Some(p.len()),
+            Value::Key(keys::Value::Offsets(o)) => Some(o.len()),
             _ => None,
         }
     }
@@ -70,83 +52,38 @@ impl Value {
     /// switch.
     #[cfg(feature = "serve")]
     pub fn text(&self) -> Option<String> {
+        let joined = |v: Vec<String>| v.join(",");
         Some(match self {
-            Value::Noise(k) => k.name().to_string(),
             Value::Port(n) => n.name().to_string(),
-            Value::Seed(s) => s.to_string(),
-            Value::Number(x) => x.to_string(),
-            Value::Count(n) => n.to_string(),
-            Value::Period(p) => p.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
-            Value::Offset(o) => o.iter().map(f64::to_string).collect::<Vec<_>>().join(","),
-            Value::Fractal(k) => k.name().to_string(),
-            Value::Warp(k) => k.name().to_string(),
-            Value::Distance(d) => d.name().to_string(),
-            Value::Return(r) => r.name().to_string(),
-            Value::Switch => return None,
+            Value::Key(v) => match v {
+                keys::Value::Noise(k) => k.name().to_string(),
+                keys::Value::Seed(s) => s.to_string(),
+                keys::Value::Number(x) => x.to_string(),
+                keys::Value::Count(n) => n.to_string(),
+                keys::Value::Periods(p) => joined(p.iter().map(u32::to_string).collect()),
+                keys::Value::Offsets(o) => joined(o.iter().map(f64::to_string).collect()),
+                keys::Value::Fractal(k) => k.name().to_string(),
+                keys::Value::Warp(k) => k.name().to_string(),
+                keys::Value::Distance(d) => d.name().to_string(),
+                keys::Value::Return(r) => r.name().to_string(),
+                keys::Value::Bool(_) => return None,
+            },
         })
     }
 }
 
-/// `Value`'s accessors, one per variant that holds a `Copy` value.
-///
-/// The table pairs each setter with the parser that makes its type, so a
-/// mismatch is a bug in the table, which the tests over every entry would
-/// hit.
-macro_rules! accessors {
-    ($($name:ident: $variant:ident -> $t:ty),* $(,)?) => {
-        impl Value {
-            $(
-                fn $name(&self) -> $t {
-                    match self {
-                        Value::$variant(v) => *v,
-                        v => unreachable!("{} key given {v:?}", stringify!($name)),
-                    }
-                }
-            )*
-        }
-    };
-}
-
-accessors! {
-    number: Number -> f64,
-    count: Count -> u32,
-    seed: Seed -> u64,
-    noise: Noise -> NoiseKind,
-    fractal: Fractal -> FractalKind,
-    warp: Warp -> WarpKind,
-    distance: Distance -> CellularDistance,
-    ret: Return -> CellularReturn,
-}
-
-/// How a flag's text becomes a [`Value`].
+/// How a flag's text becomes a [`Value`]: by its key's type, but for
+/// `--noise`, which takes a reference port too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Parse {
-    /// A noise kind's name.
-    Noise,
     /// A noise kind's or a reference port's name.
     Name,
-    /// A seed ([`parse_seed`]).
-    Seed,
-    /// A decimal or a fraction ([`parse_frequency`]).
+    /// A decimal or a fraction ([`parse_frequency`]): a positive number.
     Frequency,
-    /// A decimal.
-    Number,
-    /// A whole number.
-    Count,
-    /// Comma-separated periods.
-    Period,
-    /// Comma-separated decimals.
-    Offset,
-    /// A fractal kind's name.
-    Fractal,
-    /// A warp kind's name.
-    Warp,
-    /// A cellular distance's name.
-    Distance,
-    /// A cellular return's name.
-    Return,
-    /// No value: the flag alone.
-    Switch,
+    /// A value of this type, as its text reads.
+    Typed(KeyType),
+    /// No value: the flag alone sets a switch.
+    Switch(bool),
 }
 
 /// Where the page of `surflet serve` offers a key, and how.
@@ -165,30 +102,26 @@ pub struct Control {
     pub log: bool,
     /// The key and the values of it for which the control applies.
     pub when: Option<(&'static str, &'static [&'static str])>,
-    /// The control's starting value, the library's default.
-    pub default: fn() -> serde_json::Value,
+    /// The control's starting value, where the key's default is another
+    /// key's (the library's default otherwise).
+    pub start: Option<f64>,
 }
 
 impl Control {
     /// A control choosing among the key's names.
-    const fn choice(label: &'static str, default: fn() -> serde_json::Value) -> Control {
-        Control::range(label, 0.0, 0.0, default)
+    const fn choice(label: &'static str) -> Control {
+        Control::range(label, 0.0, 0.0)
     }
 
     /// A control over `min..=max`.
-    const fn range(
-        label: &'static str,
-        min: f64,
-        max: f64,
-        default: fn() -> serde_json::Value,
-    ) -> Control {
+    const fn range(label: &'static str, min: f64, max: f64) -> Control {
         Control {
             label,
             min,
             max,
             log: false,
             when: None,
-            default,
+            start: None,
         }
     }
 
@@ -204,36 +137,40 @@ impl Control {
             ..self
         }
     }
+
+    /// The control starting at `v`.
+    const fn start(self, v: f64) -> Control {
+        Control {
+            start: Some(v),
+            ..self
+        }
+    }
 }
 
-/// One stack key and its flag.
-// `get` (the export's command line) and `control` (the page) serve
-// `surflet serve` only.
+/// A stack key's flag: its spelling and where the help shows it. What the
+/// key is (its type, range, default, documentation, how it is read and
+/// written) is the library's row ([`surflet::stack::keys`]).
+// `control` (the page) serves `surflet serve` only.
 #[cfg_attr(not(feature = "serve"), allow(dead_code))]
 pub struct Key {
     /// The flag, with its dashes (`--octaves`).
     pub flag: &'static str,
     /// Its short form, if it has one.
     pub short: Option<char>,
-    /// The key in a config (`fractal.octaves`).
+    /// The key in a config (`fractal.octaves`): the library's row.
     pub key: &'static str,
     /// The value's name in the help; empty for a switch.
     pub value_name: &'static str,
-    /// The one-line help (`-h`); `{kinds}`, `{fractals}`, `{warps}`,
-    /// `{distances}` and `{returns}` stand for the library's lists of names.
-    pub help: &'static str,
+    /// The one-line help (`-h`), where the flag says more than its key's
+    /// documentation (`{path}, {doc} [default: {default}].`); `{kinds}`
+    /// stands for the library's list of noise kinds.
+    pub help: Option<&'static str>,
     /// The help of `--help`, where it says more than `help`.
     pub long_help: Option<&'static str>,
     /// Whether `-h` shows the flag.
     pub brief: bool,
-    /// How the flag's text is read.
-    pub parse: Parse,
-    /// The value a command line gives to reproduce `stack`'s key, or
-    /// `None` where the flag can be left out (the key is absent, or has
-    /// the default that the flags before it give).
-    pub get: fn(&Stack) -> Option<Value>,
-    /// Sets the key (creating its table).
-    pub set: fn(&mut Stack, &Value),
+    /// For a switch of a true-or-false key, the value it sets.
+    pub switch: Option<bool>,
     /// The page's control for the key, if it has one.
     pub control: Option<Control>,
 }
@@ -244,13 +181,102 @@ impl Key {
         &self.flag[2..]
     }
 
+    /// The library's row of the key.
+    pub fn row(&self) -> &'static keys::Key {
+        keys::find(self.key).expect("every flag's key is a library key")
+    }
+
+    /// How the flag's text reads.
+    pub fn parse(&self) -> Parse {
+        match (self.switch, self.row().ty) {
+            (Some(v), _) => Parse::Switch(v),
+            (None, KeyType::Noise) if self.key == "noise" => Parse::Name,
+            (None, KeyType::Positive) => Parse::Frequency,
+            (None, ty) => Parse::Typed(ty),
+        }
+    }
+
+    /// The value a command line gives to reproduce `stack`'s key, or
+    /// `None` where the flag can be left out: the key is absent or at its
+    /// default. A table's kind is given whenever the table is there (it
+    /// makes the table), a switch when the key has its value.
+    #[cfg(feature = "serve")]
+    pub fn get(&self, stack: &Stack) -> Option<Value> {
+        let row = self.row();
+        let v = if row.name() == "kind" {
+            (row.get)(stack)
+        } else {
+            row.given(stack)
+        }?;
+        match self.switch {
+            Some(on) => (v == keys::Value::Bool(on)).then_some(Value::Key(v)),
+            None => Some(Value::Key(v)),
+        }
+    }
+
+    /// Sets the key on a stack from a config, as a command line overrides
+    /// it: a noise other than cellular drops a config's cellular keys, and
+    /// a fractal kind the offset or weight it does not use (which the user
+    /// cannot remove from there; a flag for them, given too, sets them
+    /// again, as the table puts them after the kind).
+    pub fn set(&self, stack: &mut Stack, v: &Value) {
+        let Value::Key(v) = v else {
+            unreachable!("a stack key is given a reference port");
+        };
+        let row = self.row();
+        (row.set)(stack, v.clone());
+        if let keys::Value::Noise(k) = v
+            && self.key == "noise"
+            && *k != NoiseKind::Cellular
+        {
+            stack.distance = None;
+            stack.ret = None;
+            stack.jitter = None;
+        }
+        if let keys::Value::Fractal(kind) = v {
+            let f = match row.table() {
+                "fractal" => stack.fractal.as_mut(),
+                _ => stack.warp.as_mut().and_then(|w| w.fractal.as_mut()),
+            };
+            if let Some(f) = f {
+                if !kind.uses_offset() {
+                    f.offset = None;
+                }
+                if !kind.uses_weight() {
+                    f.weight = None;
+                }
+            }
+        }
+    }
+
+    /// The one-line help.
+    fn help(&self) -> String {
+        match self.help {
+            Some(h) => fill(h),
+            None => {
+                let row = self.row();
+                let range = match row.ty {
+                    KeyType::Octaves => format!(", 1..={}", surflet::MAX_OCTAVES),
+                    _ => String::new(),
+                };
+                format!(
+                    "{}, {}{range}{} [default: {}].",
+                    row.path,
+                    row.doc,
+                    choices(row.ty).map_or(String::new(), |c| format!(": {c}")),
+                    row.default_text
+                )
+            }
+        }
+    }
+
     /// The config table the key is in, and so the page's group: `noise`
     /// for the stack's top-level keys.
     #[cfg(feature = "serve")]
     pub fn group(&self) -> &'static str {
-        match self.key.split_once('.') {
-            Some((table, _)) => table,
-            None => "noise",
+        match self.row().table() {
+            "" => "noise",
+            t => t.split('.').next().unwrap_or(t),
         }
     }
 
@@ -264,38 +290,6 @@ impl Key {
     }
 }
 
-fn fractal(s: &mut Stack) -> &mut FractalDesc {
-    s.fractal.get_or_insert_with(FractalDesc::default)
-}
-
-fn warp(s: &mut Stack) -> &mut WarpDesc {
-    s.warp.get_or_insert_with(WarpDesc::default)
-}
-
-fn warp_fractal(s: &mut Stack) -> &mut FractalDesc {
-    warp(s).fractal.get_or_insert_with(FractalDesc::default)
-}
-
-/// `v` where it differs from `default`: keys a command line leaves at the
-/// default need no flag.
-fn unless(v: f64, default: f64) -> Option<Value> {
-    (v != default).then_some(Value::Number(v))
-}
-
-/// The key `kind` switches to: a config's offset or weight that the new
-/// kind does not use is dropped, since the command line cannot remove it.
-/// A flag for the key given too sets it again afterwards (the table puts
-/// `--offset` and `--weight` after `--fractal`).
-fn set_fractal_kind(f: &mut FractalDesc, kind: FractalKind) {
-    if !kind.uses_offset() {
-        f.offset = None;
-    }
-    if !kind.uses_weight() {
-        f.weight = None;
-    }
-    f.kind = kind;
-}
-
 /// The largest integer a page's number control holds exactly (2^53 - 1).
 const PAGE_INT_MAX: f64 = 9_007_199_254_740_991.0;
 
@@ -307,77 +301,52 @@ pub static KEYS: &[Key] = &[
         short: Some('n'),
         key: "noise",
         value_name: "KIND",
-        help: "The noise kind [default: simplex]",
+        help: Some("The noise kind [default: simplex]"),
         long_help: Some(
             "The noise kind [default: simplex]\n\n{kinds} [default: simplex, or the config's]; in \
              sample and analyze also a reference port (see `surflet sample --help`). Where the \
              subcommand takes a NAME, -n NAME is the same as NAME.",
         ),
         brief: true,
-        parse: Parse::Name,
-        get: |s| Some(Value::Noise(s.noise)),
-        set: |s, v| {
-            let noise = v.noise();
-            // Otherwise switching a cellular config to another noise on the
-            // command line would fail on keys the user cannot remove there.
-            if noise != NoiseKind::Cellular {
-                s.distance = None;
-                s.ret = None;
-                s.jitter = None;
-            }
-            s.noise = noise;
-        },
-        control: Some(Control::choice("noise", || {
-            json!(Stack::default().noise.name())
-        })),
+        switch: None,
+        control: Some(Control::choice("noise")),
     },
     Key {
         flag: "--seed",
         short: Some('s'),
         key: "seed",
         value_name: "N",
-        help: "The seed [default: 0]",
+        help: Some("The seed [default: 0]"),
         long_help: Some(
             "The seed [default: 0]\n\nAny integer from -2^63 to 2^64-1; a negative seed -k is the \
              seed 2^64-k (see `surflet help stacks`). Also the Java long seed of \
              opensimplex2-java and opensimplex2s-java [default: 0, or the config's].",
         ),
         brief: true,
-        parse: Parse::Seed,
-        get: |s| Some(Value::Seed(s.seed)),
-        set: |s, v| s.seed = v.seed(),
-        control: Some(Control::range("seed", 0.0, PAGE_INT_MAX, || {
-            json!(Stack::default().seed)
-        })),
+        switch: None,
+        control: Some(Control::range("seed", 0.0, PAGE_INT_MAX)),
     },
     Key {
         flag: "--frequency",
         short: None,
         key: "frequency",
         value_name: "F",
-        help: "Lattice cells per world unit [default: 1]",
+        help: Some("Lattice cells per world unit [default: 1]"),
         long_help: Some(
             "Lattice cells per world unit [default: 1]\n\nA decimal or a fraction: the noise \
              sees world coordinates times F, reference ports included (see `surflet help \
              coordinates`) [default: 1, or the config's].",
         ),
         brief: true,
-        parse: Parse::Frequency,
-        get: |s| unless(s.frequency, Stack::default().frequency),
-        set: |s, v| s.frequency = v.number(),
-        control: Some(
-            Control::range("frequency", 0.0625, 16.0, || {
-                json!(Stack::default().frequency)
-            })
-            .log(),
-        ),
+        switch: None,
+        control: Some(Control::range("frequency", 0.0625, 16.0).log()),
     },
     Key {
         flag: "--period",
         short: None,
         key: "period",
         value_name: "P,P,...",
-        help: "Make the noise tile, with these periods in lattice cells",
+        help: Some("Make the noise tile, with these periods in lattice cells"),
         long_help: Some(
             "Make the noise tile, with these periods in lattice cells\n\nPeriods in lattice \
              cells (1..=65536), one per axis; their number fixes D. A stack repeats every \
@@ -385,17 +354,11 @@ pub static KEYS: &[Key] = &[
              span the image, which then tiles seamlessly.",
         ),
         brief: true,
-        parse: Parse::Period,
-        get: |s| s.period.clone().map(Value::Period),
-        set: |s, v| match v {
-            Value::Period(p) => s.period = Some(p.clone()),
-            v => unreachable!("a period key given {v:?}"),
-        },
+        switch: None,
         control: Some(Control::range(
             "period (cells, x and y)",
             1.0,
             surflet::MAX_PERIOD as f64,
-            || serde_json::Value::Null,
         )),
     },
     Key {
@@ -404,7 +367,7 @@ pub static KEYS: &[Key] = &[
         short: None,
         key: "offset",
         value_name: "X,Y,...",
-        help: "Move the noise by these lattice cells, one per axis",
+        help: Some("Move the noise by these lattice cells, one per axis"),
         long_help: Some(
             "Move the noise by these lattice cells, one per axis\n\nThe config's `offset`: \
              decimals, one per axis of the stack. The noise at a world point is the unmoved \
@@ -413,349 +376,157 @@ pub static KEYS: &[Key] = &[
              the seed.",
         ),
         brief: false,
-        parse: Parse::Offset,
-        get: |s| s.offset.clone().map(Value::Offset),
-        set: |s, v| match v {
-            Value::Offset(o) => s.offset = Some(o.clone()),
-            v => unreachable!("an offset key given {v:?}"),
-        },
+        switch: None,
         // No control on the page, which drops the offset of a config it
         // loads, as it drops every key it has no control for.
         control: None,
     },
-    Key {
-        flag: "--distance",
-        short: None,
-        key: "distance",
-        value_name: "D",
-        help: "distance, for cellular noise: {distances} [default: euclidean].",
-        long_help: None,
-        brief: true,
-        parse: Parse::Distance,
-        get: |s| s.distance.map(Value::Distance),
-        set: |s, v| s.distance = Some(v.distance()),
-        control: Some(
-            Control::choice("distance", || json!(Cellular::DEFAULT.distance.name()))
-                .when("noise", &["cellular"]),
+    flag(
+        "--distance",
+        "distance",
+        "D",
+        Some(Control::choice("distance").when("noise", &["cellular"])),
+    ),
+    flag(
+        "--return",
+        "return",
+        "R",
+        Some(Control::choice("return").when("noise", &["cellular"])),
+    ),
+    flag(
+        "--jitter",
+        "jitter",
+        "J",
+        Some(Control::range("jitter", 0.0, 1.0).when("noise", &["cellular"])),
+    ),
+    flag(
+        "--fractal",
+        "fractal.kind",
+        "KIND",
+        Some(Control::choice("fractal")),
+    ),
+    flag(
+        "--octaves",
+        "fractal.octaves",
+        "N",
+        Some(Control::range("octaves", 1.0, 32.0)),
+    ),
+    flag(
+        "--lacunarity",
+        "fractal.lacunarity",
+        "L",
+        Some(Control::range("lacunarity", 1.0, 4.0)),
+    ),
+    flag(
+        "--gain",
+        "fractal.gain",
+        "G",
+        Some(Control::range("gain", 0.0, 1.0)),
+    ),
+    flag("--amplitude", "fractal.amplitude", "A", None),
+    flag(
+        "--offset",
+        "fractal.offset",
+        "O",
+        Some(
+            Control::range("offset", 0.0, 2.0)
+                .when("fractal.kind", &["ridged", "hybrid"])
+                .start(1.0),
         ),
-    },
-    Key {
-        flag: "--return",
-        short: None,
-        key: "return",
-        value_name: "R",
-        help: "return, for cellular noise: {returns} [default: f1].",
-        long_help: None,
-        brief: true,
-        parse: Parse::Return,
-        get: |s| s.ret.map(Value::Return),
-        set: |s, v| s.ret = Some(v.ret()),
-        control: Some(
-            Control::choice("return", || json!(Cellular::DEFAULT.ret.name()))
-                .when("noise", &["cellular"]),
+    ),
+    flag(
+        "--weight",
+        "fractal.weight",
+        "W",
+        Some(
+            Control::range("weight", 0.0, 4.0)
+                .when("fractal.kind", &["ridged"])
+                .start(2.0),
         ),
-    },
-    Key {
-        flag: "--jitter",
-        short: None,
-        key: "jitter",
-        value_name: "J",
-        help: "jitter, for cellular noise: how far feature points stray from the cell centres, \
-               in [0, 1] [default: 1].",
-        long_help: None,
-        brief: true,
-        parse: Parse::Number,
-        get: |s| s.jitter.map(Value::Number),
-        set: |s, v| s.jitter = Some(v.number()),
-        control: Some(
-            Control::range("jitter", 0.0, 1.0, || json!(Cellular::DEFAULT.jitter()))
-                .when("noise", &["cellular"]),
+    ),
+    switch(
+        "--normalize",
+        "fractal.normalize",
+        true,
+        "fractal.normalize = true: scale into [-1, 1] (the default).",
+    ),
+    switch(
+        "--no-normalize",
+        "fractal.normalize",
+        false,
+        "fractal.normalize = false: keep the raw sum.",
+    ),
+    flag("--warp", "warp.kind", "KIND", Some(Control::choice("warp"))),
+    flag(
+        "--warp-amplitude",
+        "warp.amplitude",
+        "A",
+        Some(Control::range("warp amplitude", 0.0, 4.0)),
+    ),
+    flag(
+        "--warp-frequency",
+        "warp.frequency",
+        "F",
+        Some(
+            Control::range("warp frequency", 0.0625, 16.0)
+                .log()
+                .start(1.0),
         ),
-    },
-    Key {
-        flag: "--fractal",
-        short: None,
-        key: "fractal.kind",
-        value_name: "KIND",
-        help: "fractal.kind: {fractals}",
-        long_help: Some("fractal.kind: {fractals} [default: fbm]."),
-        brief: true,
-        parse: Parse::Fractal,
-        get: |s| s.fractal.as_ref().map(|f| Value::Fractal(f.kind)),
-        set: |s, v| set_fractal_kind(fractal(s), v.fractal()),
-        control: Some(Control::choice("fractal", || {
-            json!(FractalDesc::default().kind.name())
-        })),
-    },
-    Key {
-        flag: "--octaves",
-        short: None,
-        key: "fractal.octaves",
-        value_name: "N",
-        help: "fractal.octaves, 1..=32 [default: 4].",
-        long_help: None,
-        brief: true,
-        parse: Parse::Count,
-        get: |s| s.fractal.as_ref().map(|f| Value::Count(f.octaves)),
-        set: |s, v| fractal(s).octaves = v.count(),
-        control: Some(Control::range("octaves", 1.0, 32.0, || {
-            json!(FractalDesc::default().octaves)
-        })),
-    },
-    Key {
-        flag: "--lacunarity",
-        short: None,
-        key: "fractal.lacunarity",
-        value_name: "L",
-        help: "fractal.lacunarity, the frequency ratio between octaves; a whole number when \
-               tiling [default: 2].",
-        long_help: None,
-        brief: false,
-        parse: Parse::Number,
-        get: |s| {
-            let f = s.fractal.as_ref()?;
-            unless(f.lacunarity, FractalDesc::default().lacunarity)
-        },
-        set: |s, v| fractal(s).lacunarity = v.number(),
-        control: Some(Control::range("lacunarity", 1.0, 4.0, || {
-            json!(FractalDesc::default().lacunarity)
-        })),
-    },
-    Key {
-        flag: "--gain",
-        short: None,
-        key: "fractal.gain",
-        value_name: "G",
-        help: "fractal.gain, the amplitude ratio between octaves [default: 0.5].",
-        long_help: None,
-        brief: false,
-        parse: Parse::Number,
-        get: |s| unless(s.fractal.as_ref()?.gain, FractalDesc::default().gain),
-        set: |s, v| fractal(s).gain = v.number(),
-        control: Some(Control::range("gain", 0.0, 1.0, || {
-            json!(FractalDesc::default().gain)
-        })),
-    },
-    Key {
-        flag: "--amplitude",
-        short: None,
-        key: "fractal.amplitude",
-        value_name: "A",
-        help: "fractal.amplitude, octave 0's amplitude [default: 1].",
-        long_help: None,
-        brief: false,
-        parse: Parse::Number,
-        get: |s| {
-            let f = s.fractal.as_ref()?;
-            unless(f.amplitude, FractalDesc::default().amplitude)
-        },
-        set: |s, v| fractal(s).amplitude = v.number(),
-        control: None,
-    },
-    Key {
-        flag: "--offset",
-        short: None,
-        key: "fractal.offset",
-        value_name: "O",
-        help: "fractal.offset, for ridged and hybrid [default: 1 ridged, 0.7 hybrid].",
-        long_help: None,
-        brief: false,
-        parse: Parse::Number,
-        get: |s| s.fractal.as_ref()?.offset.map(Value::Number),
-        set: |s, v| fractal(s).offset = Some(v.number()),
-        control: Some(
-            Control::range("offset", 0.0, 2.0, || {
-                json!(FractalKind::Ridged.default_offset())
-            })
-            .when("fractal.kind", &["ridged", "hybrid"]),
-        ),
-    },
-    Key {
-        flag: "--weight",
-        short: None,
-        key: "fractal.weight",
-        value_name: "W",
-        help: "fractal.weight, for ridged [default: 2].",
-        long_help: None,
-        brief: false,
-        parse: Parse::Number,
-        get: |s| s.fractal.as_ref()?.weight.map(Value::Number),
-        set: |s, v| fractal(s).weight = Some(v.number()),
-        control: Some(
-            Control::range("weight", 0.0, 4.0, || {
-                json!(FractalKind::Ridged.default_weight())
-            })
-            .when("fractal.kind", &["ridged"]),
-        ),
-    },
-    Key {
-        flag: "--normalize",
-        short: None,
-        key: "fractal.normalize",
-        value_name: "",
-        help: "fractal.normalize = true: scale into [-1, 1] (the default).",
-        long_help: None,
-        brief: false,
-        parse: Parse::Switch,
-        // The default, which --fractal gives: never needed.
-        get: |_| None,
-        set: |s, _| fractal(s).normalize = true,
-        control: None,
-    },
-    Key {
-        flag: "--no-normalize",
-        short: None,
-        key: "fractal.normalize",
-        value_name: "",
-        help: "fractal.normalize = false: keep the raw sum.",
-        long_help: None,
-        brief: false,
-        parse: Parse::Switch,
-        get: |s| (!s.fractal.as_ref()?.normalize).then_some(Value::Switch),
-        set: |s, _| fractal(s).normalize = false,
-        control: None,
-    },
-    Key {
-        flag: "--warp",
-        short: None,
-        key: "warp.kind",
-        value_name: "KIND",
-        help: "warp.kind: {warps} [default: single].",
-        long_help: None,
-        brief: false,
-        parse: Parse::Warp,
-        get: |s| s.warp.as_ref().map(|w| Value::Warp(w.kind)),
-        set: |s, v| warp(s).kind = v.warp(),
-        control: Some(Control::choice("warp", || {
-            json!(WarpDesc::default().kind.name())
-        })),
-    },
-    Key {
-        flag: "--warp-amplitude",
-        short: None,
-        key: "warp.amplitude",
-        value_name: "A",
-        help: "warp.amplitude, the largest displacement, in world units",
-        long_help: Some("warp.amplitude, the largest displacement, in world units [default: 1]."),
-        brief: true,
-        parse: Parse::Number,
-        get: |s| unless(s.warp.as_ref()?.amplitude, WarpDesc::default().amplitude),
-        set: |s, v| warp(s).amplitude = v.number(),
-        control: Some(Control::range("warp amplitude", 0.0, 4.0, || {
-            json!(WarpDesc::default().amplitude)
-        })),
-    },
-    Key {
-        flag: "--warp-frequency",
-        short: None,
-        key: "warp.frequency",
-        value_name: "F",
-        help: "warp.frequency, a decimal or a fraction [default: the stack's frequency].",
-        long_help: None,
-        brief: false,
-        parse: Parse::Frequency,
-        get: |s| s.warp.as_ref()?.frequency.map(Value::Number),
-        set: |s, v| warp(s).frequency = Some(v.number()),
-        control: Some(Control::range("warp frequency", 0.0625, 16.0, || json!(1.0)).log()),
-    },
-    Key {
-        flag: "--warp-noise",
-        short: None,
-        key: "warp.noise",
-        value_name: "KIND",
-        help: "warp.noise [default: the stack's noise].",
-        long_help: None,
-        brief: false,
-        parse: Parse::Noise,
-        get: |s| s.warp.as_ref()?.noise.map(Value::Noise),
-        set: |s, v| warp(s).noise = Some(v.noise()),
-        control: None,
-    },
-    Key {
-        flag: "--warp-seed",
-        short: None,
-        key: "warp.seed",
-        value_name: "N",
-        help: "warp.seed [default: the stack's seed, salted].",
-        long_help: None,
-        brief: false,
-        parse: Parse::Seed,
-        get: |s| s.warp.as_ref()?.seed.map(Value::Seed),
-        set: |s, v| warp(s).seed = Some(v.seed()),
-        control: Some(Control::range("warp seed", 0.0, PAGE_INT_MAX, || json!(1))),
-    },
-    Key {
-        flag: "--warp-fractal",
-        short: None,
-        key: "warp.fractal.kind",
-        value_name: "KIND",
-        help: "warp.fractal.kind [default: fbm, one octave].",
-        long_help: None,
-        brief: false,
-        parse: Parse::Fractal,
-        get: |s| {
-            let f = s.warp.as_ref()?.fractal.as_ref()?;
-            Some(Value::Fractal(f.kind))
-        },
-        set: |s, v| set_fractal_kind(warp_fractal(s), v.fractal()),
-        control: None,
-    },
-    Key {
-        flag: "--warp-octaves",
-        short: None,
-        key: "warp.fractal.octaves",
-        value_name: "N",
-        help: "warp.fractal.octaves [default: 1 without [warp.fractal], else 4].",
-        long_help: None,
-        brief: false,
-        parse: Parse::Count,
-        get: |s| {
-            let f = s.warp.as_ref()?.fractal.as_ref()?;
-            Some(Value::Count(f.octaves))
-        },
-        set: |s, v| warp_fractal(s).octaves = v.count(),
-        control: None,
-    },
-    Key {
-        flag: "--warp-lacunarity",
-        short: None,
-        key: "warp.fractal.lacunarity",
-        value_name: "L",
-        help: "warp.fractal.lacunarity [default: 2].",
-        long_help: None,
-        brief: false,
-        parse: Parse::Number,
-        get: |s| {
-            let f = s.warp.as_ref()?.fractal.as_ref()?;
-            unless(f.lacunarity, FractalDesc::default().lacunarity)
-        },
-        set: |s, v| warp_fractal(s).lacunarity = v.number(),
-        control: None,
-    },
-    Key {
-        flag: "--warp-gain",
-        short: None,
-        key: "warp.fractal.gain",
-        value_name: "G",
-        help: "warp.fractal.gain [default: 0.5].",
-        long_help: None,
-        brief: false,
-        parse: Parse::Number,
-        get: |s| {
-            let f = s.warp.as_ref()?.fractal.as_ref()?;
-            unless(f.gain, FractalDesc::default().gain)
-        },
-        set: |s, v| warp_fractal(s).gain = v.number(),
-        control: None,
-    },
+    ),
+    flag("--warp-noise", "warp.noise", "KIND", None),
+    flag(
+        "--warp-seed",
+        "warp.seed",
+        "N",
+        Some(Control::range("warp seed", 0.0, PAGE_INT_MAX).start(1.0)),
+    ),
+    flag("--warp-fractal", "warp.fractal.kind", "KIND", None),
+    flag("--warp-octaves", "warp.fractal.octaves", "N", None),
+    flag("--warp-lacunarity", "warp.fractal.lacunarity", "L", None),
+    flag("--warp-gain", "warp.fractal.gain", "G", None),
 ];
+
+/// A flag for `key` whose help is the key's documentation.
+const fn flag(
+    flag: &'static str,
+    key: &'static str,
+    value_name: &'static str,
+    control: Option<Control>,
+) -> Key {
+    Key {
+        flag,
+        short: None,
+        key,
+        value_name,
+        help: None,
+        long_help: None,
+        brief: false,
+        switch: None,
+        control,
+    }
+}
+
+/// A flag that sets the true-or-false `key` to `on`.
+const fn switch(flag: &'static str, key: &'static str, on: bool, help: &'static str) -> Key {
+    Key {
+        flag,
+        short: None,
+        key,
+        value_name: "",
+        help: Some(help),
+        long_help: None,
+        brief: false,
+        switch: Some(on),
+        control: None,
+    }
+}
 
 /// `a, b, c or d`.
 fn listing(names: &[&str]) -> String {
-    match names.split_last() {
-        Some((last, [])) => last.to_string(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
     }
 }
 
@@ -765,74 +536,94 @@ pub fn kinds() -> String {
     listing(&NoiseKind::ALL.map(NoiseKind::name))
 }
 
-/// `text` with the lists of names filled in from the library.
-fn fill(text: &str) -> String {
-    text.replace("{kinds}", &kinds())
-        .replace(
-            "{fractals}",
-            &listing(&FractalKind::ALL.map(FractalKind::name)),
-        )
-        .replace("{warps}", &listing(&WarpKind::ALL.map(WarpKind::name)))
-        .replace(
-            "{distances}",
-            &listing(&CellularDistance::ALL.map(CellularDistance::name)),
-        )
-        .replace(
-            "{returns}",
-            &listing(&CellularReturn::ALL.map(CellularReturn::name)),
-        )
+/// The names a key of type `ty` takes, as help lists them.
+fn choices(ty: KeyType) -> Option<String> {
+    Some(match ty {
+        KeyType::Noise => kinds(),
+        KeyType::Fractal => listing(&FractalKind::ALL.map(FractalKind::name)),
+        KeyType::Warp => listing(&WarpKind::ALL.map(WarpKind::name)),
+        KeyType::Distance => listing(&CellularDistance::ALL.map(CellularDistance::name)),
+        KeyType::Return => listing(&CellularReturn::ALL.map(CellularReturn::name)),
+        _ => return None,
+    })
 }
 
-/// A parser accepting `names`, listing them in errors, and giving `to` of
-/// the name.
-fn choice<const N: usize>(names: [&'static str; N], to: fn(&str) -> Value) -> ValueParser {
-    ValueParser::new(PossibleValuesParser::new(names).map(move |s| to(&s)))
+/// The names `ty` takes, for a parser and the page.
+fn names(ty: KeyType) -> Vec<&'static str> {
+    match ty {
+        KeyType::Noise => NoiseKind::ALL.map(NoiseKind::name).to_vec(),
+        KeyType::Fractal => FractalKind::ALL.map(FractalKind::name).to_vec(),
+        KeyType::Warp => WarpKind::ALL.map(WarpKind::name).to_vec(),
+        KeyType::Distance => CellularDistance::ALL.map(CellularDistance::name).to_vec(),
+        KeyType::Return => CellularReturn::ALL.map(CellularReturn::name).to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+/// `text` with the list of noise kinds filled in from the library.
+fn fill(text: &str) -> String {
+    text.replace("{kinds}", &kinds())
+}
+
+/// The value of a name of `ty` (which the parser has checked is listed).
+fn named(ty: KeyType, s: &str) -> keys::Value {
+    const LISTED: &str = "clap accepted only listed names";
+    match ty {
+        KeyType::Noise => keys::Value::Noise(NoiseKind::from_name(s).expect(LISTED)),
+        KeyType::Fractal => keys::Value::Fractal(FractalKind::from_name(s).expect(LISTED)),
+        KeyType::Warp => keys::Value::Warp(WarpKind::from_name(s).expect(LISTED)),
+        KeyType::Distance => keys::Value::Distance(CellularDistance::from_name(s).expect(LISTED)),
+        _ => keys::Value::Return(CellularReturn::from_name(s).expect(LISTED)),
+    }
 }
 
 impl Parse {
     /// The clap parser of the flag's value.
     fn parser(self) -> ValueParser {
-        // The names come from the library's lists, so from_name accepts
-        // every name clap lets through.
-        const LISTED: &str = "clap accepted only listed names";
+        let number = |s: &str| {
+            s.parse::<f64>()
+                .map(|x| Value::Key(keys::Value::Number(x)))
+                .map_err(|e| e.to_string())
+        };
         match self {
-            Parse::Noise => choice(NoiseKind::ALL.map(NoiseKind::name), |s| {
-                Value::Noise(NoiseKind::from_name(s).expect(LISTED))
+            Parse::Name => ValueParser::new(
+                PossibleValuesParser::new(NoiseName::ALL.map(NoiseName::name)).map(|s| {
+                    let name = NoiseName::ALL
+                        .into_iter()
+                        .find(|n| n.name() == s)
+                        .expect("clap accepted only listed names");
+                    match name.family() {
+                        Some(k) => Value::Key(keys::Value::Noise(k)),
+                        None => Value::Port(name),
+                    }
+                }),
+            ),
+            Parse::Frequency => ValueParser::new(|s: &str| {
+                parse_frequency(s).map(|x| Value::Key(keys::Value::Number(x)))
             }),
-            Parse::Name => choice(NoiseName::ALL.map(NoiseName::name), |s| {
-                let name = NoiseName::ALL
-                    .into_iter()
-                    .find(|n| n.name() == s)
-                    .expect(LISTED);
-                name.family().map_or(Value::Port(name), Value::Noise)
-            }),
-            Parse::Fractal => choice(FractalKind::ALL.map(FractalKind::name), |s| {
-                Value::Fractal(FractalKind::from_name(s).expect(LISTED))
-            }),
-            Parse::Warp => choice(WarpKind::ALL.map(WarpKind::name), |s| {
-                Value::Warp(WarpKind::from_name(s).expect(LISTED))
-            }),
-            Parse::Distance => choice(CellularDistance::ALL.map(CellularDistance::name), |s| {
-                Value::Distance(CellularDistance::from_name(s).expect(LISTED))
-            }),
-            Parse::Return => choice(CellularReturn::ALL.map(CellularReturn::name), |s| {
-                Value::Return(CellularReturn::from_name(s).expect(LISTED))
-            }),
-            Parse::Seed => ValueParser::new(|s: &str| parse_seed(s).map(Value::Seed)),
-            Parse::Frequency => ValueParser::new(|s: &str| parse_frequency(s).map(Value::Number)),
-            Parse::Number => ValueParser::new(|s: &str| {
-                s.parse::<f64>()
-                    .map(Value::Number)
-                    .map_err(|e| e.to_string())
-            }),
-            Parse::Count => ValueParser::new(clap::value_parser!(u32).map(Value::Count)),
-            Parse::Period => ValueParser::new(parse_period),
-            Parse::Offset => ValueParser::new(|s: &str| {
+            Parse::Typed(
+                ty @ (KeyType::Noise
+                | KeyType::Fractal
+                | KeyType::Warp
+                | KeyType::Distance
+                | KeyType::Return),
+            ) => ValueParser::new(
+                PossibleValuesParser::new(names(ty)).map(move |s| Value::Key(named(ty, &s))),
+            ),
+            Parse::Typed(KeyType::Seed) => {
+                ValueParser::new(|s: &str| parse_seed(s).map(|v| Value::Key(keys::Value::Seed(v))))
+            }
+            Parse::Typed(KeyType::Octaves) => ValueParser::new(
+                clap::value_parser!(u32).map(|n| Value::Key(keys::Value::Count(n))),
+            ),
+            Parse::Typed(KeyType::Periods) => ValueParser::new(parse_period),
+            Parse::Typed(KeyType::Offsets) => ValueParser::new(|s: &str| {
                 s.trim().parse::<f64>().map_err(|_| {
                     format!("{s:?} is not a number (--domain-offset takes X,Y,... in cells)")
                 })
             }),
-            Parse::Switch => ValueParser::bool(),
+            Parse::Typed(_) => ValueParser::new(number),
+            Parse::Switch(_) => ValueParser::bool(),
         }
     }
 }
@@ -840,7 +631,7 @@ impl Parse {
 impl Key {
     /// The clap argument.
     fn arg(&self) -> Arg {
-        let help = fill(self.help);
+        let help = self.help();
         let mut arg = Arg::new(self.long())
             .long(self.long())
             .long_help(self.long_help.map_or_else(|| help.clone(), fill))
@@ -850,37 +641,41 @@ impl Key {
         if let Some(c) = self.short {
             arg = arg.short(c);
         }
-        if self.parse == Parse::Switch {
+        if let Parse::Switch(_) = self.parse() {
             // --normalize and --no-normalize: the last one given wins.
-            let other = if self.flag == "--normalize" {
-                "no-normalize"
-            } else {
-                "normalize"
-            };
-            return arg.action(ArgAction::SetTrue).overrides_with(other);
+            let others: Vec<&str> = KEYS
+                .iter()
+                .filter(|k| k.key == self.key && k.flag != self.flag)
+                .map(|k| k.long())
+                .collect();
+            return arg.action(ArgAction::SetTrue).overrides_with_all(others);
         }
         arg = arg
             .value_name(self.value_name)
-            .value_parser(self.parse.parser())
+            .value_parser(self.parse().parser())
             .hide_possible_values(true);
-        match self.parse {
-            Parse::Period => arg.value_delimiter(','),
-            Parse::Offset => arg.value_delimiter(',').allow_hyphen_values(true),
-            Parse::Seed | Parse::Frequency | Parse::Number => arg.allow_hyphen_values(true),
+        match self.parse() {
+            Parse::Typed(KeyType::Periods) => arg.value_delimiter(','),
+            Parse::Typed(KeyType::Offsets) => arg.value_delimiter(',').allow_hyphen_values(true),
+            Parse::Frequency | Parse::Typed(KeyType::Seed | KeyType::Finite | KeyType::Unit) => {
+                arg.allow_hyphen_values(true)
+            }
             _ => arg,
         }
     }
 
     /// The value `matches` holds for the flag, if it was given.
     fn given(&self, matches: &ArgMatches) -> Option<Value> {
-        match self.parse {
-            Parse::Switch => matches.get_flag(self.long()).then_some(Value::Switch),
-            Parse::Period => matches
+        match self.parse() {
+            Parse::Switch(on) => matches
+                .get_flag(self.long())
+                .then_some(Value::Key(keys::Value::Bool(on))),
+            Parse::Typed(KeyType::Periods) => matches
                 .get_many::<u32>(self.long())
-                .map(|p| Value::Period(p.copied().collect())),
-            Parse::Offset => matches
+                .map(|p| Value::Key(keys::Value::Periods(p.copied().collect()))),
+            Parse::Typed(KeyType::Offsets) => matches
                 .get_many::<f64>(self.long())
-                .map(|o| Value::Offset(o.copied().collect())),
+                .map(|o| Value::Key(keys::Value::Offsets(o.copied().collect()))),
             _ => matches.get_one::<Value>(self.long()).cloned(),
         }
     }
@@ -950,7 +745,7 @@ pub fn one_noise<T: PartialEq + std::fmt::Display>(
 pub fn command_line(stack: &Stack) -> Vec<String> {
     let mut words = Vec::new();
     for key in KEYS {
-        if let Some(v) = (key.get)(stack) {
+        if let Some(v) = key.get(stack) {
             words.push(key.flag.to_string());
             words.extend(v.text());
         }
@@ -965,36 +760,30 @@ pub fn catalogue() -> Vec<serde_json::Value> {
     KEYS.iter()
         .filter_map(|key| {
             let c = key.control?;
-            let names = |v: &[&str]| json!(v);
-            let (kind, choices) = match key.parse {
-                // The page draws stacks: the family alone.
-                Parse::Noise | Parse::Name => {
-                    ("choice", names(&NoiseKind::ALL.map(NoiseKind::name)))
-                }
-                Parse::Fractal => ("choice", names(&FractalKind::ALL.map(FractalKind::name))),
-                Parse::Warp => ("choice", names(&WarpKind::ALL.map(WarpKind::name))),
-                Parse::Distance => (
-                    "choice",
-                    names(&CellularDistance::ALL.map(CellularDistance::name)),
-                ),
-                Parse::Return => (
-                    "choice",
-                    names(&CellularReturn::ALL.map(CellularReturn::name)),
-                ),
-                Parse::Seed | Parse::Count => ("int", serde_json::Value::Null),
-                Parse::Period => ("period", serde_json::Value::Null),
-                // No control: `control` is None.
-                Parse::Offset => ("offset", serde_json::Value::Null),
-                Parse::Frequency | Parse::Number | Parse::Switch => {
-                    ("number", serde_json::Value::Null)
-                }
+            let row = key.row();
+            let kind = match row.ty {
+                KeyType::Noise
+                | KeyType::Fractal
+                | KeyType::Warp
+                | KeyType::Distance
+                | KeyType::Return => "choice",
+                KeyType::Seed | KeyType::Octaves => "int",
+                KeyType::Periods => "period",
+                KeyType::Offsets => "offset",
+                KeyType::Positive | KeyType::Finite | KeyType::Unit | KeyType::Bool => "number",
+            };
+            let default = match (&row.default, c.start) {
+                (_, Some(v)) if kind == "int" => json!(v as u64),
+                (_, Some(v)) => json!(v),
+                (Some(v), None) => json_of(v),
+                (None, None) => serde_json::Value::Null,
             };
             let mut p = json!({
                 "path": key.key, "group": key.group(), "label": c.label, "type": kind,
-                "default": (c.default)(),
+                "default": default,
             });
             if kind == "choice" {
-                p["choices"] = choices;
+                p["choices"] = json!(names(row.ty));
             } else if kind == "number" {
                 p["min"] = json!(c.min);
                 p["max"] = json!(c.max);
@@ -1012,6 +801,24 @@ pub fn catalogue() -> Vec<serde_json::Value> {
             Some(p)
         })
         .collect()
+}
+
+/// A key's value as JSON, as a config writes it.
+#[cfg(feature = "serve")]
+fn json_of(v: &keys::Value) -> serde_json::Value {
+    match v {
+        keys::Value::Noise(k) => json!(k.name()),
+        keys::Value::Seed(s) => json!(s),
+        keys::Value::Number(x) => json!(x),
+        keys::Value::Count(n) => json!(n),
+        keys::Value::Periods(p) => json!(p),
+        keys::Value::Offsets(o) => json!(o),
+        keys::Value::Fractal(k) => json!(k.name()),
+        keys::Value::Warp(k) => json!(k.name()),
+        keys::Value::Distance(d) => json!(d.name()),
+        keys::Value::Return(r) => json!(r.name()),
+        keys::Value::Bool(b) => json!(b),
+    }
 }
 
 /// Noise-stack flags, flattened into `sample`, `render`, `analyze` and
@@ -1140,7 +947,7 @@ impl StackArgs {
     /// `--noise`: a family kind or a reference port.
     pub fn noise(&self) -> Option<NoiseName> {
         match self.value("noise")? {
-            Value::Noise(k) => Some(NoiseName::of_kind(*k)),
+            Value::Key(keys::Value::Noise(k)) => Some(NoiseName::of_kind(*k)),
             Value::Port(n) => Some(*n),
             _ => None,
         }
@@ -1148,19 +955,25 @@ impl StackArgs {
 
     /// `--seed`.
     pub fn seed(&self) -> Option<u64> {
-        self.value("seed").map(Value::seed)
+        match self.value("seed")? {
+            Value::Key(keys::Value::Seed(s)) => Some(*s),
+            _ => None,
+        }
     }
 
     /// `--frequency`.
     #[cfg(feature = "plots")]
     pub fn frequency(&self) -> Option<f64> {
-        self.value("frequency").map(Value::number)
+        match self.value("frequency")? {
+            Value::Key(keys::Value::Number(x)) => Some(*x),
+            _ => None,
+        }
     }
 
     /// `--period`.
     pub fn period(&self) -> Option<&[u32]> {
         match self.value("period")? {
-            Value::Period(p) => Some(p),
+            Value::Key(keys::Value::Periods(p)) => Some(p),
             _ => None,
         }
     }
@@ -1218,7 +1031,8 @@ impl StackArgs {
                 kinds()
             ));
         }
-        let name_key = name.map(|(kind, label)| (&KEYS[0], Value::Noise(kind), label));
+        let name_key =
+            name.map(|(kind, label)| (&KEYS[0], Value::Key(keys::Value::Noise(kind)), label));
         debug_assert_eq!(KEYS[0].key, "noise");
         let flags = name_key.into_iter().chain(
             self.given
@@ -1241,7 +1055,7 @@ impl StackArgs {
             return Ok(r);
         }
         for (key, value, flag) in flags {
-            (key.set)(&mut r.stack, &value);
+            key.set(&mut r.stack, &value);
             r.set_by.push((key.key, flag));
         }
         r.stack.check().map_err(|e| r.explain(&e))?;
@@ -1280,7 +1094,7 @@ impl Resolved {
     pub fn axis_keys(&self) -> Vec<AxisKey> {
         KEYS.iter()
             .filter_map(|k| {
-                let len = (k.get)(&self.stack)?.axes()?;
+                let len = Value::Key((k.row().get)(&self.stack)?).axes()?;
                 let flag = self.set_by.iter().any(|&(key, _)| key == k.key);
                 Some(AxisKey {
                     len,
@@ -1446,7 +1260,7 @@ mod tests {
                 "{}",
                 key.flag
             );
-            assert!(!fill(key.help).contains('{'), "{}", key.flag);
+            assert!(!key.help().contains('{'), "{}", key.flag);
             if key.control.is_some() {
                 assert!(
                     catalogue.iter().any(|c| c["path"] == key.key),

@@ -22,21 +22,30 @@ use numpy::{
     Element, IntoPyArray, PyArrayDescr, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods,
     PyReadonlyArrayDyn, PyReadwriteArrayDyn, PyUntypedArray, PyUntypedArrayMethods,
 };
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use rayon::prelude::*;
 use surflet::document::Document;
-use surflet::{Evaluator, Field, Float, Grid, Isa, NoiseKind};
+use surflet::dynamic::{DynField, GradientOut, Points, Region};
+use surflet::{Float, NoiseKind};
 
-/// Something that compiles to a [`Field`] in any dimension from 1 to 4.
+/// Something that compiles to a field in a dimension chosen at run time
+/// (the library's [`DynField`]).
 trait Desc: Sync {
-    type Built<const D: usize>: Field<D>;
-    fn build<const D: usize>(&self) -> PyResult<Self::Built<D>>;
+    fn build(&self, dims: usize) -> PyResult<DynField>;
 }
 
 fn value_error(e: impl ToString) -> PyErr {
     PyValueError::new_err(e.to_string())
+}
+
+/// The library's error as a Python exception: `MemoryError` for memory that
+/// could not be had, `ValueError` for the rest.
+fn library_error(e: surflet::Error) -> PyErr {
+    match e {
+        surflet::Error::Memory { .. } => PyMemoryError::new_err(e.to_string()),
+        e => value_error(e),
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -290,51 +299,10 @@ fn theirs<'a, F: Element>(arr: &'a mut PyReadwriteArrayDyn<'_, F>) -> PyResult<B
 
 fn new_buf<F: Copy + Default>(n: usize) -> PyResult<Vec<F>> {
     let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| {
-        PyErr::new::<pyo3::exceptions::PyMemoryError, _>(format!("cannot allocate {n} values"))
-    })?;
+    v.try_reserve_exact(n)
+        .map_err(|_| PyMemoryError::new_err(format!("cannot allocate {n} values")))?;
     v.resize(n, F::default());
     Ok(v)
-}
-
-/// Points per block when (de)interleaving coordinates in parallel.
-const BLOCK: usize = 1 << 14;
-
-/// Splits `n` points from `(n, D)` layout into one list per axis, on the
-/// current rayon pool.
-fn deinterleave<F: Copy + Send + Sync, const D: usize>(src: &[F], dst: &mut [Vec<F>; D]) {
-    let mut columns = dst.each_mut().map(|v| v.chunks_mut(BLOCK));
-    let blocks = src.len().div_ceil(BLOCK * D);
-    let parts: Vec<[&mut [F]; D]> = (0..blocks)
-        .map(|_| {
-            columns
-                .each_mut()
-                .map(|c| c.next().expect("one chunk per block"))
-        })
-        .collect();
-    parts.into_par_iter().enumerate().for_each(|(b, cols)| {
-        let src = &src[b * BLOCK * D..];
-        for k in 0..cols[0].len() {
-            for a in 0..D {
-                cols[a][k] = src[k * D + a];
-            }
-        }
-    });
-}
-
-/// Writes per-axis gradient lists into `g` as `(n, D)`, x first, on the
-/// current rayon pool.
-fn interleave<F: Copy + Send + Sync, const D: usize>(axes: &[Vec<F>; D], g: &mut [F]) {
-    g.par_chunks_mut(BLOCK * D)
-        .enumerate()
-        .for_each(|(b, out)| {
-            let base = b * BLOCK;
-            for (k, p) in out.chunks_exact_mut(D).enumerate() {
-                for a in 0..D {
-                    p[a] = axes[a][base + k];
-                }
-            }
-        });
 }
 
 /// Hands results back to Python: the caller's arrays, or new ones of the
@@ -387,20 +355,16 @@ fn sample<T: Desc>(
         )));
     }
     let pool = pool(threads)?;
-    macro_rules! go {
-        ($f:ty) => {{
-            let a = arr.cast::<PyArrayDyn<$f>>()?.readonly();
-            match d {
-                1 => sample_typed::<$f, 1, T>(desc, &a, gradient, out, &pool),
-                2 => sample_typed::<$f, 2, T>(desc, &a, gradient, out, &pool),
-                3 => sample_typed::<$f, 3, T>(desc, &a, gradient, out, &pool),
-                _ => sample_typed::<$f, 4, T>(desc, &a, gradient, out, &pool),
-            }
-        }};
-    }
+    let field = desc.build(d)?;
     match precision {
-        Precision::F32 => go!(f32),
-        Precision::F64 => go!(f64),
+        Precision::F32 => {
+            let a = arr.cast::<PyArrayDyn<f32>>()?.readonly();
+            sample_typed::<f32>(&field, &a, gradient, out, &pool)
+        }
+        Precision::F64 => {
+            let a = arr.cast::<PyArrayDyn<f64>>()?.readonly();
+            sample_typed::<f64>(&field, &a, gradient, out, &pool)
+        }
     }
 }
 
@@ -418,15 +382,15 @@ fn shape_str(shape: &[usize]) -> String {
     }
 }
 
-fn sample_typed<F: Float + Element, const D: usize, T: Desc>(
-    desc: &T,
+fn sample_typed<F: Float + Element>(
+    field: &DynField,
     points: &PyReadonlyArrayDyn<'_, F>,
     gradient: bool,
     out: Option<&Bound<'_, PyAny>>,
     pool: &Option<Arc<rayon::ThreadPool>>,
 ) -> PyResult<Py<PyAny>> {
     let py = points.py();
-    let field = desc.build::<D>()?;
+    let d = field.dims();
     let view: ArrayViewD<'_, F> = points.as_array();
     let gradient_shape = view.shape().to_vec();
     let value_shape = gradient_shape[..gradient_shape.len() - 1].to_vec();
@@ -438,36 +402,19 @@ fn sample_typed<F: Float + Element, const D: usize, T: Desc>(
     };
     let mut grad = match (&mut outs.gradient, gradient) {
         (Some(a), _) => Some(theirs(a)?),
-        (None, true) => Some(Buf::Ours(new_buf(n * D)?)),
+        (None, true) => Some(Buf::Ours(new_buf(n * d)?)),
         (None, false) => None,
     };
-    let mut coords: [Vec<F>; D] = core::array::from_fn(|_| Vec::new());
-    let mut gaxes: [Vec<F>; D] = core::array::from_fn(|_| Vec::new());
-    for a in 0..D {
-        coords[a] = new_buf(n)?;
-        if gradient {
-            gaxes[a] = new_buf(n)?;
-        }
-    }
     let result = py.detach(|| {
         run_in(pool, || {
             // Strided and non-native layouts are copied to C order first.
             let standard = view.as_standard_layout();
             let flat = standard.as_slice().expect("standard layout is contiguous");
-            deinterleave(flat, &mut coords);
-            let c: [&[F]; D] = core::array::from_fn(|a| &coords[a][..]);
-            match &mut grad {
-                Some(g) => {
-                    let parts = pick::<F, D>(split4(&mut gaxes));
-                    field.fill_on(Isa::detect(), c, values.slice(), Some(parts))?;
-                    interleave(&gaxes, g.slice());
-                    Ok(())
-                }
-                None => field.fill_on(Isa::detect(), c, values.slice(), None),
-            }
+            let g = grad.as_mut().map(|g| GradientOut::Interleaved(g.slice()));
+            field.fill(Points::Interleaved(flat), values.slice(), g)
         })
     });
-    result.map_err(value_error)?;
+    result.map_err(library_error)?;
     let (values, grad) = (ours(values), grad.and_then(ours));
     finish(py, outs, values, grad, &value_shape, &gradient_shape)
 }
@@ -477,21 +424,6 @@ fn ours<F>(b: Buf<'_, F>) -> Option<Vec<F>> {
         Buf::Ours(v) => Some(v),
         Buf::Theirs(_) => None,
     }
-}
-
-/// Up to four `&mut` slices from the gradient lists (the rest empty), so
-/// one code path serves every `D`.
-fn split4<F, const D: usize>(v: &mut [Vec<F>; D]) -> [&mut [F]; 4] {
-    let mut it = v.iter_mut();
-    core::array::from_fn(|_| match it.next() {
-        Some(x) => &mut x[..],
-        None => &mut [][..],
-    })
-}
-
-fn pick<F, const D: usize>(four: [&mut [F]; 4]) -> [&mut [F]; D] {
-    let mut it = four.into_iter();
-    core::array::from_fn(|_| it.next().expect("D is at most 4"))
 }
 
 // ---------------------------------------------------------------------------
@@ -563,44 +495,34 @@ fn grid<T: Desc>(
 ) -> PyResult<Py<PyAny>> {
     let precision = grid_precision(py, dtype, out)?;
     let pool = pool(threads)?;
-    macro_rules! go {
-        ($f:ty) => {
-            match args.shape.len() {
-                1 => grid_typed::<$f, 1, T>(py, desc, &args, gradient, out, &pool),
-                2 => grid_typed::<$f, 2, T>(py, desc, &args, gradient, out, &pool),
-                3 => grid_typed::<$f, 3, T>(py, desc, &args, gradient, out, &pool),
-                _ => grid_typed::<$f, 4, T>(py, desc, &args, gradient, out, &pool),
-            }
-        };
-    }
+    let field = desc.build(args.shape.len())?;
     match precision {
-        Precision::F32 => go!(f32),
-        Precision::F64 => go!(f64),
+        Precision::F32 => grid_typed::<f32>(py, &field, &args, gradient, out, &pool),
+        Precision::F64 => grid_typed::<f64>(py, &field, &args, gradient, out, &pool),
     }
 }
 
-fn grid_typed<F: Float + Element, const D: usize, T: Desc>(
+fn grid_typed<F: Float + Element>(
     py: Python<'_>,
-    desc: &T,
+    field: &DynField,
     args: &GridArgs,
     gradient: bool,
     out: Option<&Bound<'_, PyAny>>,
     pool: &Option<Arc<rayon::ThreadPool>>,
 ) -> PyResult<Py<PyAny>> {
-    let field = desc.build::<D>()?;
+    let d = field.dims();
     // Python's shape is (..., ny, nx): axis 0 of the library is the last.
-    let rev = |v: &[usize]| -> [usize; D] { core::array::from_fn(|a| v[D - 1 - a]) };
-    let g = Grid::<F, D>::window(
-        core::array::from_fn(|a| F::from_f64(args.origin[a])),
-        core::array::from_fn(|a| F::from_f64(args.step[a])),
-        rev(&args.start),
-        rev(&args.shape),
-    )
-    .map_err(value_error)?;
+    let rev = |v: &[usize]| -> Vec<usize> { v.iter().rev().copied().collect() };
+    let origin: Vec<F> = args.origin.iter().map(|&v| F::from_f64(v)).collect();
+    let step: Vec<F> = args.step.iter().map(|&v| F::from_f64(v)).collect();
+    let (start, shape) = (rev(&args.start), rev(&args.shape));
     let value_shape = args.shape.clone();
     let mut gradient_shape = value_shape.clone();
-    gradient_shape.push(D);
-    let n = g.len();
+    gradient_shape.push(d);
+    let n = shape
+        .iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(s))
+        .ok_or_else(|| value_error("grid too large"))?;
     let mut outs = Outs::<F>::new(out, gradient, &value_shape, &gradient_shape)?;
     let mut values = match &mut outs.values {
         Some(a) => theirs(a)?,
@@ -609,31 +531,27 @@ fn grid_typed<F: Float + Element, const D: usize, T: Desc>(
     let mut grad = match (&mut outs.gradient, gradient) {
         (Some(a), _) => Some(theirs(a)?),
         (None, true) => Some(Buf::Ours(new_buf(
-            n.checked_mul(D)
+            n.checked_mul(d)
                 .ok_or_else(|| value_error("grid too large"))?,
         )?)),
         (None, false) => None,
     };
-    let mut gaxes: [Vec<F>; D] = core::array::from_fn(|_| Vec::new());
-    if gradient {
-        for ga in gaxes.iter_mut() {
-            *ga = new_buf(n)?;
-        }
-    }
     let result = py.detach(|| {
-        run_in(pool, || match &mut grad {
-            Some(gbuf) => {
-                let parts = pick::<F, D>(split4(&mut gaxes));
-                field.grid_on(Isa::detect(), &g, values.slice(), Some(parts))?;
-                interleave(&gaxes, gbuf.slice());
-                Ok(())
-            }
-            None => field
-                .grid_on(Isa::detect(), &g, values.slice(), None)
-                .map(|_| ()),
+        run_in(pool, || {
+            // The origin and step in reverse too: x is the library's axis 0.
+            let origin: Vec<F> = origin.iter().rev().copied().collect();
+            let step: Vec<F> = step.iter().rev().copied().collect();
+            let region = Region::Window {
+                origin: &origin,
+                step: &step,
+                start: &start,
+                shape: &shape,
+            };
+            let g = grad.as_mut().map(|g| GradientOut::Interleaved(g.slice()));
+            field.grid(region, values.slice(), g).map(|_| ())
         })
     });
-    result.map_err(value_error)?;
+    result.map_err(library_error)?;
     let (values, grad) = (ours(values), grad.and_then(ours));
     finish(py, outs, values, grad, &value_shape, &gradient_shape)
 }
@@ -662,24 +580,21 @@ struct Noise {
 }
 
 impl Desc for Noise {
-    type Built<const D: usize> = surflet::Noise<D>;
-    fn build<const D: usize>(&self) -> PyResult<surflet::Noise<D>> {
-        let mut n = surflet::Noise::<D>::new(self.kind, self.seed);
-        if let Some(c) = self.cellular {
-            n = n.with_cellular(c).map_err(value_error)?;
+    fn build(&self, dims: usize) -> PyResult<DynField> {
+        if let Some(p) = self.period.as_ref().filter(|p| p.len() != dims) {
+            return Err(value_error(format!(
+                "the period has {} entries, but the noise is evaluated in {dims}D",
+                p.len()
+            )));
         }
-        match &self.period {
-            None => Ok(n),
-            Some(p) => {
-                let p: [u32; D] = p.as_slice().try_into().map_err(|_| {
-                    value_error(format!(
-                        "the period has {} entries, but the noise is evaluated in {D}D",
-                        p.len()
-                    ))
-                })?;
-                n.with_period(p).map_err(value_error)
-            }
-        }
+        DynField::noise(
+            self.kind,
+            self.seed,
+            self.period.as_deref(),
+            self.cellular,
+            dims,
+        )
+        .map_err(library_error)
     }
 }
 
@@ -772,12 +687,7 @@ impl Noise {
                 period: Some(p.clone()),
                 cellular,
             };
-            match p.len() {
-                1 => probe.build::<1>().map(|_| ())?,
-                2 => probe.build::<2>().map(|_| ())?,
-                3 => probe.build::<3>().map(|_| ())?,
-                _ => probe.build::<4>().map(|_| ())?,
-            }
+            probe.build(p.len())?;
         }
         Ok(Noise {
             kind,
@@ -898,9 +808,8 @@ struct Stack {
 }
 
 impl Desc for Stack {
-    type Built<const D: usize> = Evaluator<D>;
-    fn build<const D: usize>(&self) -> PyResult<Evaluator<D>> {
-        self.doc.stack.build::<D>().map_err(value_error)
+    fn build(&self, dims: usize) -> PyResult<DynField> {
+        DynField::stack(&self.doc.stack, dims).map_err(library_error)
     }
 }
 
@@ -920,14 +829,9 @@ struct Graph {
 }
 
 impl Desc for Graph {
-    type Built<const D: usize> = surflet::GraphField<D>;
-    fn build<const D: usize>(&self) -> PyResult<surflet::GraphField<D>> {
-        self.doc
-            .graph
-            .as_ref()
-            .expect("a Graph holds a graph")
-            .build::<D>()
-            .map_err(value_error)
+    fn build(&self, dims: usize) -> PyResult<DynField> {
+        let graph = self.doc.graph.as_ref().expect("a Graph holds a graph");
+        DynField::graph(graph, dims).map_err(library_error)
     }
 }
 

@@ -46,6 +46,15 @@ pub enum Error {
         /// Length found.
         found: usize,
     },
+    /// Memory that could not be allocated: a call's working buffers, or a
+    /// grid's coordinates.
+    #[error("cannot allocate {count} numbers of {what}")]
+    Memory {
+        /// What the memory was for.
+        what: &'static str,
+        /// How many numbers were asked for.
+        count: usize,
+    },
     /// A parameter outside its valid range.
     #[error("invalid {name}: {reason}")]
     Parameter {

@@ -27,7 +27,9 @@ pub trait DynField<const D: usize>: Send + Sync {
 
 pub(crate) mod sealed {
     use super::DynField;
+    use crate::dynamic::{DynSample, ErasedField, GradientOut, Points, Region};
     use crate::error::Error;
+    use crate::grid::Bounds;
     use crate::simd::{Isa, Op};
 
     /// Seals [`Float`](super::Float) and carries the per-precision backend
@@ -44,6 +46,23 @@ pub(crate) mod sealed {
             out: &mut [Self],
             gradient: Option<[&mut [Self]; D]>,
         ) -> Result<(), Error>;
+        /// A [`DynField`](crate::dynamic::DynField)'s calls in this
+        /// precision.
+        fn dyn_sample(f: &dyn ErasedField, p: &[Self]) -> DynSample<Self>;
+        fn dyn_fill(
+            f: &dyn ErasedField,
+            isa: Isa,
+            points: Points<'_, Self>,
+            out: &mut [Self],
+            gradient: Option<GradientOut<'_, Self>>,
+        ) -> Result<(), Error>;
+        fn dyn_grid(
+            f: &dyn ErasedField,
+            isa: Isa,
+            region: Region<'_, Self>,
+            out: &mut [Self],
+            gradient: Option<GradientOut<'_, Self>>,
+        ) -> Result<Bounds<Self>, Error>;
     }
     impl Sealed for f32 {
         #[inline]
@@ -59,6 +78,27 @@ pub(crate) mod sealed {
         ) -> Result<(), Error> {
             f.fill_f32(isa, coords, out, gradient)
         }
+        fn dyn_sample(f: &dyn ErasedField, p: &[f32]) -> DynSample<f32> {
+            f.sample_f32(p)
+        }
+        fn dyn_fill(
+            f: &dyn ErasedField,
+            isa: Isa,
+            points: Points<'_, f32>,
+            out: &mut [f32],
+            gradient: Option<GradientOut<'_, f32>>,
+        ) -> Result<(), Error> {
+            f.fill_f32(isa, points, out, gradient)
+        }
+        fn dyn_grid(
+            f: &dyn ErasedField,
+            isa: Isa,
+            region: Region<'_, f32>,
+            out: &mut [f32],
+            gradient: Option<GradientOut<'_, f32>>,
+        ) -> Result<Bounds<f32>, Error> {
+            f.grid_f32(isa, region, out, gradient)
+        }
     }
     impl Sealed for f64 {
         #[inline]
@@ -73,6 +113,27 @@ pub(crate) mod sealed {
             gradient: Option<[&mut [f64]; D]>,
         ) -> Result<(), Error> {
             f.fill_f64(isa, coords, out, gradient)
+        }
+        fn dyn_sample(f: &dyn ErasedField, p: &[f64]) -> DynSample<f64> {
+            f.sample_f64(p)
+        }
+        fn dyn_fill(
+            f: &dyn ErasedField,
+            isa: Isa,
+            points: Points<'_, f64>,
+            out: &mut [f64],
+            gradient: Option<GradientOut<'_, f64>>,
+        ) -> Result<(), Error> {
+            f.fill_f64(isa, points, out, gradient)
+        }
+        fn dyn_grid(
+            f: &dyn ErasedField,
+            isa: Isa,
+            region: Region<'_, f64>,
+            out: &mut [f64],
+            gradient: Option<GradientOut<'_, f64>>,
+        ) -> Result<Bounds<f64>, Error> {
+            f.grid_f64(isa, region, out, gradient)
         }
     }
 }

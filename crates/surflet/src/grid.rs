@@ -151,9 +151,9 @@ impl<F: Float, const D: usize> Grid<F, D> {
 }
 
 fn alloc<F>(v: &mut Vec<F>, n: usize) -> Result<(), Error> {
-    v.try_reserve_exact(n).map_err(|_| Error::Parameter {
-        name: "grid size".into(),
-        reason: format!("cannot allocate {n} coordinates"),
+    v.try_reserve_exact(n).map_err(|_| Error::Memory {
+        what: "grid coordinates",
+        count: n,
     })
 }
 

@@ -85,6 +85,7 @@ pub mod cellular;
 pub mod curl;
 #[cfg(feature = "serde")]
 pub mod document;
+pub mod dynamic;
 mod error;
 mod field;
 mod float;
@@ -93,6 +94,7 @@ mod fractal_kind;
 pub mod graph;
 mod grid;
 mod kernel;
+mod kind;
 pub mod nd;
 mod noise;
 pub mod prelude;

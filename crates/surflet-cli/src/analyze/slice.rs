@@ -6,11 +6,12 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use super::{AnalyzeArgs, PlaneName};
-use crate::any_field::AnyField;
+use crate::any_field::FieldCalls;
 use crate::eval::{self, FamilyOptions};
 use crate::names::{Extra, NoiseName, Variant};
 use crate::stack_args::{Resolved, one_noise};
 use crate::units::{Ratio, short};
+use surflet::dynamic::DynField;
 
 /// Beyond 2^52 cells every f64 coordinate is a whole number and the slice
 /// only samples lattice points (as render refuses too).
@@ -37,7 +38,7 @@ impl Plane {
 enum Job {
     /// A family noise or stack.
     Stack {
-        field: Box<AnyField>,
+        field: Box<DynField>,
         resolved: Box<Resolved>,
     },
     /// A reference port, with the options it took.
@@ -122,7 +123,7 @@ impl Slice {
                         "the noise has {dims} dimensions; analyze takes 2 to 4"
                     ));
                 }
-                let field = AnyField::resolved(&resolved, dims)?;
+                let field = crate::stack_field::resolved(&resolved, dims)?;
                 let frequency = resolved.stack.frequency;
                 let job = Job::Stack {
                     field: Box::new(field),

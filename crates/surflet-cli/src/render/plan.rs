@@ -12,12 +12,13 @@ use std::path::PathBuf;
 use surflet::{MAX_PERIOD, Stack};
 
 use super::args::{Mode, RenderArgs, TimeAxis};
-use crate::any_field::AnyField;
+use crate::any_field::FieldCalls;
 use crate::imaging::color::{Mapping, NormalEncoder, NormalFormat, Ramp};
 use crate::imaging::encode::{Format, Timing};
 use crate::look::{Animation, Document, PixelSpec, RangeSpec, View};
 use crate::stack_args::Resolved;
 use crate::units::{Ratio, Size, short};
+use surflet::dynamic::DynField;
 
 /// Beyond 2^52 cells every f64 coordinate is a whole number: the samples all
 /// lie on lattice points and the image carries no detail.
@@ -159,7 +160,7 @@ pub(super) struct Plan {
     pub format: Format,
     pub width: u32,
     pub height: u32,
-    pub field: Box<AnyField>,
+    pub field: Box<DynField>,
     pub x: Axis,
     pub y: Axis,
     /// z and w of frame 0 (unused beyond the field's dimension).
@@ -969,18 +970,18 @@ fn stack_field(
     r: &Resolved,
     dims: usize,
     loop_period: Option<(usize, u32)>,
-) -> Result<(AnyField, Stack), String> {
+) -> Result<(DynField, Stack), String> {
     if let Some(g) = &r.graph {
         if loop_period.is_some() {
             return Err("a looping animation tiles its stack's time axis; a graph cannot be tiled (use a stack)".into());
         }
-        let field = AnyField::graph(g, dims).map_err(|e| e.to_string())?;
+        let field = DynField::graph(g, dims).map_err(|e| e.to_string())?;
         return Ok((field, r.stack.clone()));
     }
     let mut stack = r.stack.clone();
     let given = stack.period.clone().unwrap_or_default();
     if given.is_empty() && loop_period.is_none() {
-        let field = AnyField::new_stack(&stack, dims).map_err(|e| r.explain(&e))?;
+        let field = crate::stack_field::stack(&stack, dims).map_err(|e| r.explain(&e))?;
         return Ok((field, stack));
     }
     let free = dims - given.len() - usize::from(loop_period.is_some());
@@ -992,7 +993,7 @@ fn stack_field(
             p[axis] = period;
         }
         stack.period = Some(p);
-        match AnyField::new_stack(&stack, dims) {
+        match crate::stack_field::stack(&stack, dims) {
             Ok(field) => return Ok((field, stack)),
             Err(e) => {
                 first_error.get_or_insert(e);

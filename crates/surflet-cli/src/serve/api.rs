@@ -26,7 +26,7 @@ use tokio::sync::Semaphore;
 
 use super::export;
 use super::limits::{Limits, Refusal};
-use crate::any_field::AnyField;
+use crate::any_field::FieldCalls;
 use crate::imaging::spectrum;
 use crate::look::Document;
 use crate::render::{self, MemoryError, RenderArgs};
@@ -449,7 +449,7 @@ async fn sample(State(shared): State<Shared>, body: Result<Bytes, BytesRejection
         let gradient = d.body.gradient;
         compute(&shared, move |stop| {
             let r = args.resolve(None).map_err(MemoryError::Usage)?;
-            let field = AnyField::resolved(&r, dims).map_err(MemoryError::Usage)?;
+            let field = crate::stack_field::resolved(&r, dims).map_err(MemoryError::Usage)?;
             let mut values = Vec::with_capacity(points.len());
             let mut gradients = Vec::new();
             for (i, p) in points.iter().enumerate() {

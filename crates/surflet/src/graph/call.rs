@@ -121,7 +121,7 @@ pub(crate) struct Args<'a> {
     pub name: &'a str,
     /// Where the call is.
     pub at: &'a At,
-    params: &'static [&'static str],
+    params: Vec<&'static str>,
     bound: Vec<Option<&'a Item>>,
     depth: usize,
 }
@@ -329,8 +329,8 @@ fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
 }
 
 /// A function's parameters (empty for an unknown name).
-pub(crate) fn params_for(name: &str) -> &'static [&'static str] {
-    kinds::params_of(name).unwrap_or(&[])
+pub(crate) fn params_for(name: &str) -> Vec<&'static str> {
+    kinds::params_of(name).unwrap_or_default()
 }
 
 /// How a graph is written as a description.

@@ -1,16 +1,20 @@
-//! The TOML and JSON forms of a [`Stack`] (feature `serde`): the parsers
-//! and printers, and the per-key checks that run while a document is read,
-//! so that an error names its key.
+//! The TOML and JSON forms of a [`Stack`] (feature `serde`): one reader and
+//! one writer that walk the key table ([`super::keys`]), each key's value
+//! read by its type and checked against its range while the document is
+//! read, so that an error names its key (and, in TOML, its line).
 
 use crate::prelude_internal::*;
 use serde::de::{self, Deserializer, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
+use super::keys::{self, KEYS, KeyType, TABLES, Value};
 use super::{Stack, at};
-use crate::cellular::{Cellular, CellularDistance, CellularReturn};
+use crate::cellular::{CellularDistance, CellularReturn};
 use crate::error::Error;
-use crate::noise::{MAX_PERIOD, NoiseKind};
+use crate::fractal::FractalKind;
+use crate::noise::NoiseKind;
+use crate::warp::WarpKind;
 
 impl Serialize for NoiseKind {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -51,101 +55,9 @@ impl<'de> Deserialize<'de> for NoiseKind {
     }
 }
 
-pub(super) fn one() -> f64 {
-    1.0
-}
-pub(super) fn two() -> f64 {
-    2.0
-}
-pub(super) fn half() -> f64 {
-    0.5
-}
-pub(super) fn yes() -> bool {
-    true
-}
-
-pub(super) fn octaves<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    let v = u32::deserialize(d)?;
-    if v == 0 || v > crate::fractal::MAX_OCTAVES {
-        return Err(de::Error::custom(format!(
-            "octaves must be in 1..={}, got {v}",
-            crate::fractal::MAX_OCTAVES
-        )));
-    }
-    Ok(v)
-}
-
-pub(super) fn positive<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-    let v = f64::deserialize(d)?;
-    if !(v.is_finite() && v > 0.0) {
-        return Err(de::Error::custom(format!(
-            "must be positive and finite, got {v}"
-        )));
-    }
-    Ok(v)
-}
-
-pub(super) fn finite<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-    let v = f64::deserialize(d)?;
-    if !v.is_finite() {
-        return Err(de::Error::custom(format!("must be finite, got {v}")));
-    }
-    Ok(v)
-}
-
-pub(super) fn some_jitter<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    let v = f64::deserialize(d)?;
-    Cellular::default()
-        .with_jitter(v)
-        .map_err(|_| de::Error::custom(format!("must be in [0, 1], got {v}")))?;
-    Ok(Some(v))
-}
-
-pub(super) fn some_positive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    positive(d).map(Some)
-}
-
-pub(super) fn some_finite<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    finite(d).map(Some)
-}
-
-pub(super) fn period<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u32>>, D::Error> {
-    let v = Vec::<u32>::deserialize(d)?;
-    if v.is_empty() || v.len() > 4 {
-        return Err(de::Error::custom(format!(
-            "must have one entry per dimension (1 to 4), got {}",
-            v.len()
-        )));
-    }
-    if let Some(bad) = v.iter().find(|&&p| p == 0 || p > MAX_PERIOD) {
-        return Err(de::Error::custom(format!(
-            "periods must be in 1..={MAX_PERIOD}, got {bad}"
-        )));
-    }
-    Ok(Some(v))
-}
-
-/// The domain offset, refused while reading as `period` is (a `null`
-/// included, which would otherwise read as no offset).
-pub(super) fn offset<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<f64>>, D::Error> {
-    let v = Vec::<f64>::deserialize(d)?;
-    if v.is_empty() || v.len() > 4 {
-        return Err(de::Error::custom(format!(
-            "must have one entry per dimension (1 to 4), got {}",
-            v.len()
-        )));
-    }
-    if let Some(bad) = v.iter().find(|x| !x.is_finite()) {
-        return Err(de::Error::custom(format!(
-            "offsets must be finite, got {bad}"
-        )));
-    }
-    Ok(Some(v))
-}
-
 /// Seeds: TOML integers stop at 2^63 − 1, so larger seeds are written as
 /// decimal strings; either form (and `"0x…"` hex strings) is read back.
-pub(super) mod seed_format {
+mod seed_format {
     use super::*;
 
     pub fn serialize<S: Serializer>(seed: &u64, s: S) -> Result<S::Ok, S::Error> {
@@ -187,23 +99,6 @@ pub(super) mod seed_format {
             };
             parsed.map_err(|_| E::custom(format!("not a seed: {v:?}")))
         }
-    }
-}
-
-/// [`seed_format`] for an optional seed (only called when the key is
-/// present).
-pub(super) mod opt_seed {
-    use super::*;
-
-    pub fn serialize<S: Serializer>(seed: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
-        match seed {
-            Some(v) => seed_format::serialize(v, s),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-        seed_format::deserialize(d).map(Some)
     }
 }
 
@@ -286,4 +181,227 @@ fn path_error<E: core::fmt::Display>(e: serde_path_to_error::Error<E>) -> Error 
     let key = e.path().to_string();
     let key = if key == "." { String::new() } else { key };
     at(key, e.into_inner())
+}
+
+/// A key's value as its type writes it.
+struct Out<'a>(&'a Value);
+
+impl Serialize for Out<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Noise(k) => s.serialize_str(k.name()),
+            Value::Seed(v) => seed_format::serialize(v, s),
+            Value::Number(x) => s.serialize_f64(*x),
+            Value::Count(n) => s.serialize_u32(*n),
+            Value::Periods(p) => p.serialize(s),
+            Value::Offsets(o) => o.serialize(s),
+            Value::Fractal(k) => s.serialize_str(k.name()),
+            Value::Warp(k) => s.serialize_str(k.name()),
+            Value::Distance(d) => s.serialize_str(d.name()),
+            Value::Return(r) => s.serialize_str(r.name()),
+            Value::Bool(b) => s.serialize_bool(*b),
+        }
+    }
+}
+
+/// The keys of `table` that `stack` has, then its sub-tables, as a map.
+struct TableOut<'a> {
+    stack: &'a Stack,
+    table: &'static str,
+}
+
+impl Serialize for TableOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        for key in KEYS.iter().filter(|k| k.table() == self.table) {
+            if let Some(v) = (key.get)(self.stack) {
+                m.serialize_entry(key.name(), &Out(&v))?;
+            }
+        }
+        for sub in TABLES.iter().filter(|t| parent(t) == self.table) {
+            if keys::has_table(self.stack, sub) {
+                m.serialize_entry(
+                    last(sub),
+                    &TableOut {
+                        stack: self.stack,
+                        table: sub,
+                    },
+                )?;
+            }
+        }
+        m.end()
+    }
+}
+
+/// The table holding `table` (`""` for a top-level one).
+fn parent(table: &str) -> &str {
+    table.rsplit_once('.').map_or("", |(p, _)| p)
+}
+
+/// The name of `table` within its parent.
+fn last(table: &str) -> &str {
+    table.rsplit_once('.').map_or(table, |(_, n)| n)
+}
+
+impl Serialize for Stack {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        TableOut {
+            stack: self,
+            table: "",
+        }
+        .serialize(s)
+    }
+}
+
+/// Reads one key's value by its type, and checks it against the key's
+/// range (inside the value, so that the error has the value's place).
+struct ValueSeed(&'static keys::Key);
+
+impl<'de> de::DeserializeSeed<'de> for ValueSeed {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        let named = |d: D| String::deserialize(d);
+        let v = match self.0.ty {
+            KeyType::Noise => {
+                Value::Noise(NoiseKind::from_name(&named(d)?).map_err(de::Error::custom)?)
+            }
+            KeyType::Seed => Value::Seed(seed_format::deserialize(d)?),
+            KeyType::Positive | KeyType::Finite | KeyType::Unit => {
+                Value::Number(f64::deserialize(d)?)
+            }
+            KeyType::Octaves => Value::Count(u32::deserialize(d)?),
+            KeyType::Periods => Value::Periods(Vec::<u32>::deserialize(d)?),
+            KeyType::Offsets => Value::Offsets(Vec::<f64>::deserialize(d)?),
+            KeyType::Fractal => {
+                Value::Fractal(FractalKind::from_name(&named(d)?).map_err(de::Error::custom)?)
+            }
+            KeyType::Warp => {
+                Value::Warp(WarpKind::from_name(&named(d)?).map_err(de::Error::custom)?)
+            }
+            KeyType::Distance => {
+                Value::Distance(CellularDistance::from_name(&named(d)?).map_err(de::Error::custom)?)
+            }
+            KeyType::Return => {
+                Value::Return(CellularReturn::from_name(&named(d)?).map_err(de::Error::custom)?)
+            }
+            KeyType::Bool => Value::Bool(bool::deserialize(d)?),
+        };
+        self.0.check(&v).map_err(de::Error::custom)?;
+        Ok(v)
+    }
+}
+
+/// A key of a table: a key of the table, or one of its sub-tables.
+enum Entry {
+    Key(&'static keys::Key),
+    Table(&'static str),
+}
+
+/// Reads a key's name, refusing one the table does not have (inside the
+/// key, so that the error has its place and names it).
+struct NameSeed(&'static str);
+
+impl<'de> de::DeserializeSeed<'de> for NameSeed {
+    type Value = (String, Entry);
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        let name = String::deserialize(d)?;
+        let path = if self.0.is_empty() {
+            name.clone()
+        } else {
+            format!("{}.{name}", self.0)
+        };
+        let entry = if let Some(&sub) = TABLES.iter().find(|t| **t == path) {
+            Entry::Table(sub)
+        } else if let Some(key) = keys::find(&path) {
+            Entry::Key(key)
+        } else {
+            return Err(de::Error::custom(format!(
+                "unknown field `{name}`, expected one of {}",
+                expected(self.0)
+            )));
+        };
+        Ok((name, entry))
+    }
+}
+
+/// Reads a table's keys into a stack: each key's value by its row, checked
+/// against its range; an unknown or repeated key is an error.
+struct TableSeed<'a> {
+    stack: &'a mut Stack,
+    table: &'static str,
+}
+
+impl<'de> de::DeserializeSeed<'de> for TableSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TableSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if self.table.is_empty() {
+            f.write_str("a noise stack")
+        } else {
+            write!(f, "the [{}] table", self.table)
+        }
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen: Vec<String> = Vec::new();
+        while let Some((name, entry)) = map.next_key_seed(NameSeed(self.table))? {
+            if seen.contains(&name) {
+                return Err(de::Error::custom(format!("duplicate field `{name}`")));
+            }
+            match entry {
+                Entry::Table(sub) => {
+                    keys::add_table(self.stack, sub);
+                    map.next_value_seed(TableSeed {
+                        stack: &mut *self.stack,
+                        table: sub,
+                    })?;
+                }
+                Entry::Key(key) => {
+                    let v = map.next_value_seed(ValueSeed(key))?;
+                    (key.set)(self.stack, v);
+                }
+            }
+            seen.push(name);
+        }
+        Ok(())
+    }
+}
+
+/// The keys and tables `table` may hold, as serde lists them.
+fn expected(table: &str) -> String {
+    let names: Vec<String> = KEYS
+        .iter()
+        .filter(|k| k.table() == table)
+        .map(|k| k.name())
+        .chain(
+            TABLES
+                .iter()
+                .filter(|t| parent(t) == table)
+                .map(|t| last(t)),
+        )
+        .map(|n| format!("`{n}`"))
+        .collect();
+    names.join(", ")
+}
+
+impl<'de> Deserialize<'de> for Stack {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Stack, D::Error> {
+        let mut stack = Stack::default();
+        de::DeserializeSeed::deserialize(
+            TableSeed {
+                stack: &mut stack,
+                table: "",
+            },
+            d,
+        )?;
+        Ok(stack)
+    }
 }

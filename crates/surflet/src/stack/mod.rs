@@ -52,8 +52,6 @@
 //! JSON forms (`form.rs`, feature `serde`).
 
 use crate::prelude_internal::*;
-#[cfg(feature = "serde")]
-use serde::{Deserialize, Serialize};
 
 use crate::cellular::{CellularDistance, CellularReturn};
 use crate::error::Error;
@@ -65,6 +63,7 @@ mod build;
 mod check;
 #[cfg(feature = "serde")]
 mod form;
+pub mod keys;
 
 pub use build::Evaluator;
 
@@ -91,56 +90,24 @@ pub use build::Evaluator;
 /// # Ok::<(), surflet::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Stack {
     /// The base noise (default `simplex`).
-    #[cfg_attr(feature = "serde", serde(default = "default_noise"))]
     pub noise: NoiseKind,
     /// Cellular noise's distance (default euclidean); an error for other
     /// noises.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
     pub distance: Option<CellularDistance>,
     /// Cellular noise's return value, key `return` (default `f1`); an error
     /// for other noises.
-    #[cfg_attr(
-        feature = "serde",
-        serde(rename = "return", default, skip_serializing_if = "Option::is_none")
-    )]
     pub ret: Option<CellularReturn>,
     /// Cellular noise's jitter, in `[0, 1]` (default 1); an error for other
     /// noises.
-    #[cfg_attr(
-        feature = "serde",
-        serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "form::some_jitter"
-        )
-    )]
     pub jitter: Option<f64>,
     /// The seed (default 0).
-    #[cfg_attr(feature = "serde", serde(default, with = "form::seed_format"))]
     pub seed: u64,
     /// Octave 0's frequency (default 1). Positive and finite.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default = "form::one", deserialize_with = "form::positive")
-    )]
     pub frequency: f64,
     /// Period per axis in lattice cells at `frequency`, one entry per
     /// dimension, each in 1..=65536 (default: none).
-    #[cfg_attr(
-        feature = "serde",
-        serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "form::period"
-        )
-    )]
     pub period: Option<Vec<u32>>,
     /// A translation of the domain, in lattice cells at `frequency`, one
     /// finite entry per dimension (default: none). It moves a layer, or a
@@ -201,134 +168,51 @@ pub struct Stack {
     /// assert!(err.to_string().starts_with("offset: "));
     /// # Ok::<(), surflet::Error>(())
     /// ```
-    #[cfg_attr(
-        feature = "serde",
-        serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "form::offset"
-        )
-    )]
     pub offset: Option<Vec<f64>>,
     /// The fractal (default: none, a single octave of noise).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
     pub fractal: Option<FractalDesc>,
     /// The domain warp (default: none).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
     pub warp: Option<WarpDesc>,
 }
 
 /// The `[fractal]` table of a [`Stack`] (the frequency is the stack's).
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct FractalDesc {
     /// The formula (default `fbm`).
-    #[cfg_attr(feature = "serde", serde(default))]
     pub kind: FractalKind,
     /// Octaves, 1..=32 (default 4).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default = "default_octaves", deserialize_with = "form::octaves")
-    )]
     pub octaves: u32,
     /// Frequency ratio between octaves (default 2). Positive and finite.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default = "form::two", deserialize_with = "form::positive")
-    )]
     pub lacunarity: f64,
     /// Amplitude ratio between octaves (default 0.5). Finite.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default = "form::half", deserialize_with = "form::finite")
-    )]
     pub gain: f64,
     /// Octave 0's amplitude (default 1). Finite.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default = "form::one", deserialize_with = "form::finite")
-    )]
     pub amplitude: f64,
     /// Scale into [-1, 1] (default true).
-    #[cfg_attr(feature = "serde", serde(default = "form::yes"))]
     pub normalize: bool,
     /// Ridged and hybrid offset (default: the kind's,
     /// [`FractalKind::default_offset`]); an error for other kinds.
-    #[cfg_attr(
-        feature = "serde",
-        serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "form::some_finite"
-        )
-    )]
     pub offset: Option<f64>,
     /// Ridged weight gain (default 2); an error for other kinds.
-    #[cfg_attr(
-        feature = "serde",
-        serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "form::some_finite"
-        )
-    )]
     pub weight: Option<f64>,
 }
 
 /// The `[warp]` table of a [`Stack`].
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct WarpDesc {
     /// Single-step or progressive (default `single`).
-    #[cfg_attr(feature = "serde", serde(default))]
     pub kind: WarpKind,
     /// The warp noise (default: the stack's noise).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
     pub noise: Option<NoiseKind>,
     /// The warp seed (default: the stack's seed; the per-axis seeds are
     /// salted, so they differ from the field's).
-    #[cfg_attr(
-        feature = "serde",
-        serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            with = "form::opt_seed"
-        )
-    )]
     pub seed: Option<u64>,
     /// The warp frequency (default: the stack's frequency).
-    #[cfg_attr(
-        feature = "serde",
-        serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "form::some_positive"
-        )
-    )]
     pub frequency: Option<f64>,
     /// The largest displacement per axis, in input units (default 1).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default = "form::one", deserialize_with = "form::finite")
-    )]
     pub amplitude: f64,
     /// The warp's fractal (default: none, a single octave of noise).
     /// Progressive warps need `fbm`.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
     pub fractal: Option<FractalDesc>,
 }
 

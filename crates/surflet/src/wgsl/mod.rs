@@ -43,18 +43,16 @@ use core::fmt::Write;
 
 use crate::error::Error;
 use crate::fractal_kind::FractalKind;
-use crate::kernel::MARGIN;
-use crate::kernel::hypercube::PERLIN_SCALE;
-use crate::kernel::simplex::{F2, G2, HEX_SX, HEX_SY, SIMPLEX_SCALE, SIMPLEX_VALUE_SCALE};
-use crate::noise::{Noise, NoiseKind};
+use crate::kernel::simplex::{F2, G2, HEX_SX, HEX_SY};
+use crate::noise::Noise;
 use crate::prelude_internal::*;
 use crate::program::{LayerSpec, OctaveSpec, Program};
-use crate::simd::scalar::Scalar;
 use crate::stack::Evaluator;
 
+mod kernels;
+use kernels::WgslKernel;
+
 const COMMON: &str = include_str!("common.wgsl");
-const HYPERCUBE: &str = include_str!("hypercube.wgsl");
-const SIMPLEX: &str = include_str!("simplex.wgsl");
 
 impl<const D: usize> Evaluator<D> {
     /// The stack as a WGSL module defining `fn name(p) -> f32` and
@@ -68,7 +66,7 @@ impl<const D: usize> Evaluator<D> {
     }
 }
 
-fn bad(reason: impl Into<String>) -> Error {
+pub(crate) fn bad(reason: impl Into<String>) -> Error {
     Error::Parameter {
         name: "wgsl".into(),
         reason: reason.into(),
@@ -103,7 +101,7 @@ pub(crate) fn lit(x: f32) -> String {
 }
 
 /// `f64` constant `c` as the kernels take it (`Simd::c` rounds to `f32`).
-fn c(x: f64) -> String {
+pub(crate) fn c(x: f64) -> String {
     lit(x as f32)
 }
 
@@ -181,16 +179,16 @@ pub(crate) fn module<const D: usize>(prog: &Program<D>, name: &str) -> Result<St
     out.push('\n');
     out.push_str(&constants());
     out.push('\n');
-    out.push_str(HYPERCUBE);
-    out.push('\n');
-    out.push_str(SIMPLEX);
-    out.push('\n');
+    for source in kernels::sources::<D>() {
+        out.push_str(source);
+        out.push('\n');
+    }
     out.push_str(&body);
     Ok(out)
 }
 
 /// `vecN<f32>` of the given components.
-fn vec(parts: &[String]) -> String {
+pub(crate) fn vec(parts: &[String]) -> String {
     format!("vec{}<f32>({})", parts.len(), parts.join(", "))
 }
 
@@ -201,62 +199,9 @@ fn vty(d: usize) -> String {
 const AXES: [&str; 3] = ["x", "y", "z"];
 
 /// The kernel call for `noise` at WGSL expression `p`, returning
-/// `vec(D + 1)` (value, gradient).
+/// `vec(D + 1)` (value, gradient): its kernel type's (`kernels.rs`).
 fn kernel_call<const D: usize>(noise: &Noise<D>, p: &str) -> Result<String, Error> {
-    let field = noise.field(Scalar::<f32>::new());
-    let key = format!("{:#x}u", field.key);
-    let periodic = noise.period().is_some();
-    let per = vec(&(0..D).map(|a| lit(field.period.f[a])).collect::<Vec<_>>());
-    let inv = vec(&(0..D).map(|a| lit(field.period.inv[a])).collect::<Vec<_>>());
-    let uvec = |v: &[u32; 4]| {
-        let parts: Vec<String> = (0..D).map(|a| format!("{}u", v[a])).collect();
-        format!("vec{D}<u32>({})", parts.join(", "))
-    };
-    let kind = noise.kind();
-    let call = match kind {
-        NoiseKind::Value | NoiseKind::Perlin => {
-            let perlin = kind == NoiseKind::Perlin;
-            format!(
-                "surflet_hypercube{D}({key}, {p}, {perlin}, {periodic}, {per}, {inv}, {}, {})",
-                uvec(&field.period.cells),
-                c(PERLIN_SCALE[D - 1] * MARGIN),
-            )
-        }
-        NoiseKind::Simplex | NoiseKind::SimplexValue => {
-            let value = kind == NoiseKind::SimplexValue;
-            let scale = MARGIN
-                * if value {
-                    SIMPLEX_VALUE_SCALE[D - 1]
-                } else {
-                    SIMPLEX_SCALE[D - 1]
-                };
-            if D == 2 && periodic {
-                let s = [c(scale), c(scale * HEX_SX), c(scale * HEX_SY)];
-                format!(
-                    "surflet_simplex2_hex({key}, {p}, {value}, {per}, {inv}, {}u, {}u, {}u, {})",
-                    field.period.cells[1],
-                    field.period.half[1],
-                    field.period.double[0],
-                    vec(&s)
-                )
-            } else if D == 2 {
-                format!("surflet_simplex2({key}, {p}, {value}, {})", c(scale))
-            } else {
-                format!(
-                    "surflet_simplex3({key}, {p}, {value}, {periodic}, {per}, {inv}, {}, {})",
-                    uvec(&field.period.double),
-                    c(scale)
-                )
-            }
-        }
-        other => {
-            return Err(bad(format!(
-                "{} noise has no WGSL kernel yet (value, perlin, simplex and simplex-value do)",
-                other.name()
-            )));
-        }
-    };
-    Ok(call)
+    crate::kind::with_kernel!(noise, K => <K as WgslKernel<D>>::call(noise, p))
 }
 
 /// `+k`, `-k` or 0 by the sign of `n` (`fractal_kind::sign`).

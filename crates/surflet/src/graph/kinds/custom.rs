@@ -19,7 +19,7 @@ impl Kind for CustomKind {
     type Op<const D: usize> = CustomOp<D>;
 
     // No function reads one.
-    fn params(_name: &str) -> Option<&'static [&'static str]> {
+    fn params(_name: &str) -> Option<Vec<&'static str>> {
         None
     }
     fn names(_out: &mut Vec<String>) {}

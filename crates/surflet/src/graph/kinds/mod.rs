@@ -68,8 +68,8 @@ pub(super) trait Kind {
     type Op<const D: usize>: Eval<D>;
 
     /// The parameters of the function `name`, if this kind is called so.
-    fn params(name: &str) -> Option<&'static [&'static str]> {
-        (name == Self::NAME).then_some(Self::PARAMS)
+    fn params(name: &str) -> Option<Vec<&'static str>> {
+        (name == Self::NAME).then(|| Self::PARAMS.to_vec())
     }
     /// Its function names, for "unknown function" messages.
     fn names(out: &mut Vec<String>) {
@@ -369,7 +369,7 @@ macro_rules! kinds {
         }
 
         /// The parameters of the function `name`, if there is one.
-        pub(super) fn params_of(name: &str) -> Option<&'static [&'static str]> {
+        pub(super) fn params_of(name: &str) -> Option<Vec<&'static str>> {
             None$(.or_else(|| <$unit>::params(name)))*
         }
 

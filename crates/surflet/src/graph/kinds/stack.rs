@@ -14,6 +14,7 @@ use crate::graph::Graph;
 use crate::graph::call::{Arg, Args, At, Bad, Item, Val, Writer, bad, int, named, nums, whole};
 use crate::graph::node::{Buf, Eval, Frame, Pass, fill_leaf};
 use crate::noise::NoiseKind;
+use crate::stack::keys::{KEYS, Key, KeyType, Value};
 use crate::stack::{Evaluator, FractalDesc, Stack, WarpDesc};
 use crate::warp::WarpKind;
 
@@ -31,53 +32,52 @@ fn noise_fn(name: &str) -> Option<NoiseKind> {
         .find(|k| k.name().replace('-', "_") == name)
 }
 
-const NOISE_PARAMS: &[&str] = &[
-    "seed",
-    "frequency",
-    "period",
-    "offset",
-    "distance",
-    "return",
-    "jitter",
-];
-const FRACTAL_PARAMS: &[&str] = &[
-    "input",
-    "octaves",
-    "lacunarity",
-    "gain",
-    "amplitude",
-    "normalize",
-    "offset",
-    "weight",
-];
-/// The fractal's parameters as a warp writes them (`fractal` names its
-/// kind; its amplitude is `fractal_amplitude`, the warp's own `amplitude`).
-const WARP_FRACTAL_PARAMS: &[&str] = &[
-    "fractal",
-    "octaves",
-    "lacunarity",
-    "gain",
-    "fractal_amplitude",
-    "normalize",
-    "offset",
-    "weight",
-];
-const WARP_PARAMS: &[&str] = &[
-    "input",
-    "amplitude",
-    "kind",
-    "noise",
-    "seed",
-    "frequency",
-    "fractal",
-    "octaves",
-    "lacunarity",
-    "gain",
-    "fractal_amplitude",
-    "normalize",
-    "offset",
-    "weight",
-];
+/// The calls of a stack's written form: the noise, its fractal, its warp.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Call {
+    Noise,
+    Fractal,
+    Warp,
+}
+
+/// The call a stack key is an argument of, and its name there: a noise
+/// call takes the top-level keys (`seed=`), a fractal call its table's
+/// (`octaves=`), a warp call `[warp]`'s and `[warp.fractal]`'s, the latter's
+/// kind as `fractal=` and amplitude as `fractal_amplitude=` (the warp's
+/// own is `amplitude=`). The noise and the fractal's kind are the calls'
+/// names, not arguments.
+fn arg_of(key: &Key) -> Option<(Call, &'static str)> {
+    match (key.table(), key.name()) {
+        ("", "noise") | ("fractal", "kind") => None,
+        ("", name) => Some((Call::Noise, name)),
+        ("fractal", name) => Some((Call::Fractal, name)),
+        ("warp", name) => Some((Call::Warp, name)),
+        ("warp.fractal", "kind") => Some((Call::Warp, "fractal")),
+        ("warp.fractal", "amplitude") => Some((Call::Warp, "fractal_amplitude")),
+        ("warp.fractal", name) => Some((Call::Warp, name)),
+        _ => None,
+    }
+}
+
+/// The keys that are arguments of `call`, with their names there, in the
+/// call's parameter order.
+fn args_of(call: Call) -> impl Iterator<Item = (&'static Key, &'static str)> {
+    let mut args: Vec<(&'static Key, &'static str)> = KEYS
+        .iter()
+        .filter_map(|k| arg_of(k).filter(|(c, _)| *c == call).map(|(_, n)| (k, n)))
+        .collect();
+    args.sort_by_key(|(k, _)| k.pos);
+    args.into_iter()
+}
+
+/// The parameters of a call: the input, then the keys.
+fn params_of(call: Call) -> Vec<&'static str> {
+    let input = (call != Call::Noise).then_some("input");
+    input
+        .into_iter()
+        .chain(args_of(call).map(|(_, n)| n))
+        .collect()
+}
 
 /// Where each stack key of a leaf was written, so that the stack's own
 /// check can put its message on the argument it is about.
@@ -89,13 +89,13 @@ impl Kind for StackKind {
     const POSITIONAL: usize = 0;
     type Op<const D: usize> = Leaf<D>;
 
-    fn params(name: &str) -> Option<&'static [&'static str]> {
+    fn params(name: &str) -> Option<Vec<&'static str>> {
         if noise_fn(name).is_some() {
-            Some(NOISE_PARAMS)
+            Some(params_of(Call::Noise))
         } else if FractalKind::from_name(name).is_ok() {
-            Some(FRACTAL_PARAMS)
+            Some(params_of(Call::Fractal))
         } else if name == "warp" {
-            Some(WARP_PARAMS)
+            Some(params_of(Call::Warp))
         } else {
             None
         }
@@ -230,7 +230,11 @@ fn leaf(a: &Args<'_>, keys: &mut Keys) -> Result<Stack, Bad> {
                 ),
             ));
         }
-        stack.fractal = Some(fractal(a, kind, "amplitude", "fractal.", keys)?);
+        stack.fractal = Some(FractalDesc {
+            kind,
+            ..FractalDesc::default()
+        });
+        read_args(a, Call::Fractal, &mut stack, keys)?;
         return Ok(stack);
     }
     if stack.warp.is_some() {
@@ -239,7 +243,8 @@ fn leaf(a: &Args<'_>, keys: &mut Keys) -> Result<Stack, Bad> {
             "a stack has one warp: warp's input cannot be warped",
         ));
     }
-    stack.warp = Some(warp(a, keys)?);
+    stack.warp = Some(WarpDesc::default());
+    read_args(a, Call::Warp, &mut stack, keys)?;
     Ok(stack)
 }
 
@@ -280,223 +285,120 @@ fn leaf_item(item: &Item, keys: &mut Keys, depth: usize) -> Result<Stack, Bad> {
     leaf(&a, keys)
 }
 
-/// Notes where each of `params` was written, under `prefix`.
-fn note(a: &Args<'_>, params: &[&str], prefix: &str, keys: &mut Keys) {
-    for p in params {
-        if let Some(i) = a.get(p) {
-            keys.push((format!("{prefix}{p}"), i.at.clone()));
-        }
+/// Sets every key of `call` that `a` gives, noting where it was written.
+fn read_args(a: &Args<'_>, call: Call, stack: &mut Stack, keys: &mut Keys) -> Result<(), Bad> {
+    for (key, name) in args_of(call) {
+        let Some(item) = a.get(name) else { continue };
+        keys.push((key.path.to_string(), item.at.clone()));
+        let v = match key.ty {
+            KeyType::Noise => Value::Noise(
+                NoiseKind::from_name(&word(a, name)?.replace('_', "-"))
+                    .map_err(|e| bad(&item.at, e.to_string()))?,
+            ),
+            KeyType::Seed => Value::Seed(a.whole(name)?.unwrap_or_default()),
+            KeyType::Positive | KeyType::Finite | KeyType::Unit => Value::Number(a.number(name)?),
+            // Past u32 it is out of range all the same.
+            KeyType::Octaves => Value::Count(
+                a.whole(name)?
+                    .map_or(u32::MAX, |v| u32::try_from(v).unwrap_or(u32::MAX)),
+            ),
+            KeyType::Periods => {
+                let v = a.list(name)?.map_or(&[][..], |(v, _)| v);
+                Value::Periods(
+                    v.iter()
+                        .map(|i| {
+                            let w = whole(i, a.name, name)?;
+                            u32::try_from(w).map_err(|_| bad(&i.at, "a period is at most 65536"))
+                        })
+                        .collect::<Result<Vec<u32>, Bad>>()?,
+                )
+            }
+            KeyType::Offsets => Value::Offsets(a.numbers(name)?.unwrap_or_default()),
+            KeyType::Fractal => Value::Fractal(
+                FractalKind::from_name(word(a, name)?).map_err(|e| bad(&item.at, e.to_string()))?,
+            ),
+            KeyType::Warp => Value::Warp(
+                WarpKind::from_name(word(a, name)?).map_err(|e| bad(&item.at, e.to_string()))?,
+            ),
+            KeyType::Distance => Value::Distance(
+                CellularDistance::from_name(&word(a, name)?.replace('_', "-"))
+                    .map_err(|e| bad(&item.at, e.to_string()))?,
+            ),
+            KeyType::Return => Value::Return(
+                CellularReturn::from_name(word(a, name)?)
+                    .map_err(|e| bad(&item.at, e.to_string()))?,
+            ),
+            KeyType::Bool => Value::Bool(a.flag(name)?.unwrap_or_default()),
+        };
+        // Ranges are the stack's check's (`StackKind::read`), which puts
+        // its message on the argument at fault.
+        (key.set)(stack, v);
     }
+    Ok(())
+}
+
+/// The word given as `name` (present: the caller found it).
+fn word<'a>(a: &Args<'a>, name: &str) -> Result<&'a str, Bad> {
+    Ok(a.word(name)?.map(|(w, _)| w).unwrap_or_default())
 }
 
 /// A noise function's call: the stack's base.
 fn noise(a: &Args<'_>, kind: NoiseKind, keys: &mut Keys) -> Result<Stack, Bad> {
-    note(a, NOISE_PARAMS, "", keys);
-    let distance = a
-        .word("distance")?
-        .map(|(w, at)| {
-            CellularDistance::from_name(&w.replace('_', "-")).map_err(|e| bad(at, e.to_string()))
-        })
-        .transpose()?;
-    let ret = a
-        .word("return")?
-        .map(|(w, at)| CellularReturn::from_name(w).map_err(|e| bad(at, e.to_string())))
-        .transpose()?;
-    let period = match a.list("period")? {
-        None => None,
-        Some((v, _)) => Some(
-            v.iter()
-                .map(|i| {
-                    let w = whole(i, a.name, "period")?;
-                    u32::try_from(w).map_err(|_| bad(&i.at, "a period is at most 65536"))
-                })
-                .collect::<Result<Vec<u32>, Bad>>()?,
-        ),
-    };
-    Ok(Stack {
+    let mut stack = Stack {
         noise: kind,
-        distance,
-        ret,
-        jitter: a.num("jitter")?,
-        seed: a.whole("seed")?.unwrap_or(0),
-        frequency: a.num_or("frequency", 1.0)?,
-        period,
-        offset: a.numbers("offset")?,
-        fractal: None,
-        warp: None,
-    })
-}
-
-/// A fractal's keys from a fractal's or a warp's call, whose amplitude is
-/// the argument `amp`.
-fn fractal(
-    a: &Args<'_>,
-    kind: FractalKind,
-    amp: &str,
-    prefix: &str,
-    keys: &mut Keys,
-) -> Result<FractalDesc, Bad> {
-    note(
-        a,
-        &[
-            "octaves",
-            "lacunarity",
-            "gain",
-            "normalize",
-            "offset",
-            "weight",
-        ],
-        prefix,
-        keys,
-    );
-    let d = FractalDesc::default();
-    Ok(FractalDesc {
-        kind,
-        octaves: a
-            .whole("octaves")?
-            .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
-            .unwrap_or(d.octaves),
-        lacunarity: a.num_or("lacunarity", d.lacunarity)?,
-        gain: a.num_or("gain", d.gain)?,
-        amplitude: a.num_or(amp, d.amplitude)?,
-        normalize: a.flag("normalize")?.unwrap_or(d.normalize),
-        offset: a.num("offset")?,
-        weight: a.num("weight")?,
-    })
-}
-
-/// A warp's call: its keys and, if any of them is given, its fractal's.
-fn warp(a: &Args<'_>, keys: &mut Keys) -> Result<WarpDesc, Bad> {
-    let fractal_given = WARP_FRACTAL_PARAMS.iter().any(|p| a.get(p).is_some());
-    let fractal = if fractal_given {
-        let kind = match a.word("fractal")? {
-            None => FractalKind::Fbm,
-            Some((w, at)) => FractalKind::from_name(w).map_err(|e| bad(at, e.to_string()))?,
-        };
-        Some(fractal(
-            a,
-            kind,
-            "fractal_amplitude",
-            "warp.fractal.",
-            keys,
-        )?)
-    } else {
-        None
+        ..Stack::default()
     };
-    note(
-        a,
-        &["amplitude", "noise", "seed", "frequency", "kind"],
-        "warp.",
-        keys,
-    );
-    Ok(WarpDesc {
-        kind: match a.word("kind")? {
-            None => WarpKind::Single,
-            Some((w, at)) => WarpKind::from_name(w).map_err(|e| bad(at, e.to_string()))?,
-        },
-        noise: a
-            .word("noise")?
-            .map(|(w, at)| {
-                NoiseKind::from_name(&w.replace('_', "-")).map_err(|e| bad(at, e.to_string()))
-            })
-            .transpose()?,
-        seed: a.whole("seed")?,
-        frequency: a.num("frequency")?,
-        amplitude: a.num_or("amplitude", 1.0)?,
-        fractal,
-    })
+    read_args(a, Call::Noise, &mut stack, keys)?;
+    Ok(stack)
 }
 
 /// A stack as nested calls, writing only what differs from the defaults
-/// (a fractal or warp is written whenever present).
+/// (a fractal or warp is written whenever present, and a warp's fractal by
+/// its kind, `fractal=`, whenever present).
 pub(in crate::graph) fn stack_item(s: &Stack) -> Item {
-    let mut args = Vec::new();
-    if s.seed != 0 {
-        args.push(named("seed", int(s.seed)));
-    }
-    if s.frequency != 1.0 {
-        args.push(named("frequency", Item::num(s.frequency)));
-    }
-    if let Some(p) = &s.period {
-        args.push(named(
-            "period",
-            Item::list(p.iter().map(|&v| int(u64::from(v))).collect()),
-        ));
-    }
-    if let Some(o) = &s.offset {
-        args.push(named("offset", nums(o)));
-    }
-    if let Some(d) = s.distance {
-        args.push(named("distance", Item::word(d.name())));
-    }
-    if let Some(r) = s.ret {
-        args.push(named("return", Item::word(r.name())));
-    }
-    if let Some(j) = s.jitter {
-        args.push(named("jitter", Item::num(j)));
-    }
-    let mut item = Item::call(&s.noise.name().replace('-', "_"), args);
+    let mut item = Item::call(
+        &s.noise.name().replace('-', "_"),
+        write_args(s, Call::Noise),
+    );
     if let Some(f) = &s.fractal {
         let mut args = vec![Arg::new(None, item)];
-        fractal_args(f, "amplitude", &mut args);
+        args.extend(write_args(s, Call::Fractal));
         item = Item::call(f.kind.name(), args);
     }
-    if let Some(w) = &s.warp {
-        item = warp_item(w, item);
+    if s.warp.is_some() {
+        let mut args = vec![Arg::new(None, item)];
+        args.extend(write_args(s, Call::Warp));
+        item = Item::call("warp", args);
     }
     item
 }
 
-/// A fractal's keys that differ from the defaults, as arguments.
-fn fractal_args(f: &FractalDesc, amp: &str, args: &mut Vec<Arg>) {
-    let d = FractalDesc::default();
-    if f.octaves != d.octaves {
-        args.push(named("octaves", int(u64::from(f.octaves))));
+/// The arguments of `call` for the keys of `s` that are not their
+/// defaults; a nested table's kind (`warp.fractal`'s, `fractal=`) whenever
+/// the table is present, which it marks.
+fn write_args(s: &Stack, call: Call) -> Vec<Arg> {
+    let mut args = Vec::new();
+    for (key, name) in args_of(call) {
+        let v = if key.name() == "kind" && key.table().contains('.') {
+            (key.get)(s)
+        } else {
+            key.given(s)
+        };
+        let Some(v) = v else { continue };
+        let item = match v {
+            Value::Noise(k) => Item::word(&k.name().replace('-', "_")),
+            Value::Seed(v) => int(v),
+            Value::Number(x) => Item::num(x),
+            Value::Count(n) => int(u64::from(n)),
+            Value::Periods(p) => Item::list(p.iter().map(|&v| int(u64::from(v))).collect()),
+            Value::Offsets(o) => nums(&o),
+            Value::Fractal(k) => Item::word(k.name()),
+            Value::Warp(k) => Item::word(k.name()),
+            Value::Distance(d) => Item::word(d.name()),
+            Value::Return(r) => Item::word(r.name()),
+            Value::Bool(b) => Item::word(if b { "true" } else { "false" }),
+        };
+        args.push(named(name, item));
     }
-    if f.lacunarity != d.lacunarity {
-        args.push(named("lacunarity", Item::num(f.lacunarity)));
-    }
-    if f.gain != d.gain {
-        args.push(named("gain", Item::num(f.gain)));
-    }
-    if f.amplitude != d.amplitude {
-        args.push(named(amp, Item::num(f.amplitude)));
-    }
-    if f.normalize != d.normalize {
-        args.push(named(
-            "normalize",
-            Item::word(if f.normalize { "true" } else { "false" }),
-        ));
-    }
-    if let Some(o) = f.offset {
-        args.push(named("offset", Item::num(o)));
-    }
-    if let Some(w) = f.weight {
-        args.push(named("weight", Item::num(w)));
-    }
-}
-
-/// `warp(input, ...)`.
-fn warp_item(w: &WarpDesc, input: Item) -> Item {
-    let mut args = vec![Arg::new(None, input)];
-    if w.amplitude != 1.0 {
-        args.push(named("amplitude", Item::num(w.amplitude)));
-    }
-    if w.kind != WarpKind::Single {
-        args.push(named("kind", Item::word(w.kind.name())));
-    }
-    if let Some(n) = w.noise {
-        args.push(named("noise", Item::word(&n.name().replace('-', "_"))));
-    }
-    if let Some(seed) = w.seed {
-        args.push(named("seed", int(seed)));
-    }
-    if let Some(fr) = w.frequency {
-        args.push(named("frequency", Item::num(fr)));
-    }
-    if let Some(f) = &w.fractal {
-        args.push(named("fractal", Item::word(f.kind.name())));
-        fractal_args(f, "fractal_amplitude", &mut args);
-    }
-    Item::call("warp", args)
+    args
 }

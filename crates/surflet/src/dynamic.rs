@@ -1,0 +1,687 @@
+//! Fields whose dimension is known only at run time.
+//!
+//! The library fixes a field's dimension at compile time (`Field<D>`); a
+//! command line learns it from an input's columns, a C caller passes it as a
+//! number, a numpy array carries it in its shape. [`DynField`] is any field
+//! with its dimension erased, once, behind calls on slices of run-time
+//! length: single points, point arrays (one interleaved array of `n × D`
+//! numbers, or one array per axis), and grids (coordinate lists per axis,
+//! or a window of a uniform grid), with the gradient in either layout, in
+//! `f32` or `f64`. The constructors for the library's own fields (a family
+//! noise in 1D–8D, a [`Stack`], a [`Graph`]) are compiled here, once, so
+//! that front ends (the command line, the C API, Python) share one erasure
+//! and one interleaver, and compile none of the kernels themselves.
+//!
+//! ```
+//! use surflet::dynamic::{DynField, Points};
+//! use surflet::{Noise, NoiseKind};
+//!
+//! // A 3D simplex noise, its dimension chosen at run time.
+//! let f = DynField::noise(NoiseKind::Simplex, 7, None, None, 3)?;
+//! let points = [0.1f64, 0.2, 0.3, 1.5, -2.0, 7.25];
+//! let (mut values, mut gradient) = ([0.0f64; 2], [0.0f64; 6]);
+//! f.fill(Points::Interleaved(&points), &mut values, Some((&mut gradient[..]).into()))?;
+//! let n = Noise::<3>::new(NoiseKind::Simplex, 7);
+//! assert_eq!(values[1], n.get([1.5f64, -2.0, 7.25]));
+//! assert_eq!(gradient[3..], n.sample([1.5f64, -2.0, 7.25]).gradient);
+//! # Ok::<(), surflet::Error>(())
+//! ```
+
+use crate::prelude_internal::*;
+use alloc::sync::Arc;
+
+use crate::cellular::Cellular;
+use crate::error::Error;
+use crate::field::Field;
+use crate::float::Float;
+use crate::grid::{Bounds, Grid};
+use crate::nd::NoiseNd;
+use crate::noise::{Noise, NoiseKind};
+use crate::simd::Isa;
+
+/// The largest dimension a [`DynField`] has (that of [`NoiseNd`]).
+pub const MAX_DIMS: usize = 8;
+
+/// Points of a run-time dimension `D`.
+#[derive(Clone, Copy, Debug)]
+pub enum Points<'a, F> {
+    /// `n × D` numbers, point `i` at `[i*D .. i*D + D]` (a C array of
+    /// points, a numpy array of shape `(n, D)`).
+    Interleaved(&'a [F]),
+    /// `D` arrays of `n` numbers, one per axis (x first).
+    Axes(&'a [&'a [F]]),
+}
+
+/// Where a gradient goes, in either layout of [`Points`].
+#[derive(Debug)]
+pub enum GradientOut<'a, F> {
+    /// `n × D` numbers, point `i`'s partial derivatives at `[i*D .. i*D + D]`.
+    Interleaved(&'a mut [F]),
+    /// `D` arrays of `n` numbers, one per axis.
+    Axes(Vec<&'a mut [F]>),
+}
+
+impl<'a, F> From<&'a mut [F]> for GradientOut<'a, F> {
+    fn from(s: &'a mut [F]) -> Self {
+        GradientOut::Interleaved(s)
+    }
+}
+
+/// The points of a grid of run-time dimension `D`, x fastest.
+#[derive(Clone, Copy, Debug)]
+pub enum Region<'a, F> {
+    /// One coordinate list per axis ([`Grid::from_axes`]).
+    Axes(&'a [&'a [F]]),
+    /// A window of the uniform grid `origin + i × step`: `shape[a]` points
+    /// along axis `a` from index `start[a]` ([`Grid::window`], which gives a
+    /// window exactly the bits of the same points of the whole grid).
+    Window {
+        /// The coordinates of index 0, one per axis.
+        origin: &'a [F],
+        /// The spacing, one per axis.
+        step: &'a [F],
+        /// The window's first index, one per axis.
+        start: &'a [usize],
+        /// The window's number of points, one per axis.
+        shape: &'a [usize],
+    },
+}
+
+/// The value and gradient at one point; the gradient's first `dims`
+/// entries are the partial derivatives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DynSample<F> {
+    /// The value.
+    pub value: F,
+    /// The partial derivatives, x first; entries past the dimension are 0.
+    pub gradient: [F; MAX_DIMS],
+}
+
+/// Any [`Field`] with its dimension chosen at run time (1 to
+/// [`MAX_DIMS`]). Cheap to clone (shared), and callable from any number of
+/// threads at once. Every call gives the bits of the typed field's call at
+/// the same points (the `Field` methods it forwards to).
+#[derive(Clone)]
+pub struct DynField(Arc<dyn ErasedField>);
+
+impl core::fmt::Debug for DynField {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "DynField({}D)", self.0.dims())
+    }
+}
+
+/// The object-safe calls behind [`DynField`], one per precision.
+#[doc(hidden)]
+pub trait ErasedField: Send + Sync {
+    fn dims(&self) -> usize;
+    fn range(&self) -> (f64, f64);
+    fn sample_f32(&self, p: &[f32]) -> DynSample<f32>;
+    fn sample_f64(&self, p: &[f64]) -> DynSample<f64>;
+    fn fill_f32(
+        &self,
+        isa: Isa,
+        points: Points<'_, f32>,
+        out: &mut [f32],
+        gradient: Option<GradientOut<'_, f32>>,
+    ) -> Result<(), Error>;
+    fn fill_f64(
+        &self,
+        isa: Isa,
+        points: Points<'_, f64>,
+        out: &mut [f64],
+        gradient: Option<GradientOut<'_, f64>>,
+    ) -> Result<(), Error>;
+    fn grid_f32(
+        &self,
+        isa: Isa,
+        region: Region<'_, f32>,
+        out: &mut [f32],
+        gradient: Option<GradientOut<'_, f32>>,
+    ) -> Result<Bounds<f32>, Error>;
+    fn grid_f64(
+        &self,
+        isa: Isa,
+        region: Region<'_, f64>,
+        out: &mut [f64],
+        gradient: Option<GradientOut<'_, f64>>,
+    ) -> Result<Bounds<f64>, Error>;
+}
+
+struct Dim<T, const D: usize>(T);
+
+impl<T: Field<D>, const D: usize> ErasedField for Dim<T, D> {
+    fn dims(&self) -> usize {
+        D
+    }
+    fn range(&self) -> (f64, f64) {
+        self.0.range()
+    }
+    fn sample_f32(&self, p: &[f32]) -> DynSample<f32> {
+        sample_in::<f32, T, D>(&self.0, p)
+    }
+    fn sample_f64(&self, p: &[f64]) -> DynSample<f64> {
+        sample_in::<f64, T, D>(&self.0, p)
+    }
+    fn fill_f32(
+        &self,
+        isa: Isa,
+        points: Points<'_, f32>,
+        out: &mut [f32],
+        gradient: Option<GradientOut<'_, f32>>,
+    ) -> Result<(), Error> {
+        fill_in::<f32, T, D>(&self.0, isa, points, out, gradient)
+    }
+    fn fill_f64(
+        &self,
+        isa: Isa,
+        points: Points<'_, f64>,
+        out: &mut [f64],
+        gradient: Option<GradientOut<'_, f64>>,
+    ) -> Result<(), Error> {
+        fill_in::<f64, T, D>(&self.0, isa, points, out, gradient)
+    }
+    fn grid_f32(
+        &self,
+        isa: Isa,
+        region: Region<'_, f32>,
+        out: &mut [f32],
+        gradient: Option<GradientOut<'_, f32>>,
+    ) -> Result<Bounds<f32>, Error> {
+        grid_in::<f32, T, D>(&self.0, isa, region, out, gradient)
+    }
+    fn grid_f64(
+        &self,
+        isa: Isa,
+        region: Region<'_, f64>,
+        out: &mut [f64],
+        gradient: Option<GradientOut<'_, f64>>,
+    ) -> Result<Bounds<f64>, Error> {
+        grid_in::<f64, T, D>(&self.0, isa, region, out, gradient)
+    }
+}
+
+fn dims_error(what: &str, found: usize, d: usize) -> Error {
+    Error::Parameter {
+        name: "dimension".into(),
+        reason: format!("{what} has {found} entries, but the field is {d}D"),
+    }
+}
+
+fn sample_in<F: Float, T: Field<D>, const D: usize>(f: &T, p: &[F]) -> DynSample<F> {
+    let s = f.sample::<F>(core::array::from_fn(|a| p[a]));
+    let mut gradient = [F::ZERO; MAX_DIMS];
+    gradient[..D].copy_from_slice(&s.gradient);
+    DynSample {
+        value: s.value,
+        gradient,
+    }
+}
+
+/// A buffer of `n` numbers, or the error of not having the memory.
+fn buffer<F: Float>(n: usize) -> Result<Vec<F>, Error> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| Error::Memory {
+        what: "working memory",
+        count: n,
+    })?;
+    v.resize(n, F::ZERO);
+    Ok(v)
+}
+
+/// Points per block when (de)interleaving in parallel.
+#[cfg(feature = "rayon")]
+const BLOCK: usize = 1 << 14;
+
+/// Per-axis lists written into the interleaved `(n, D)` layout (on the
+/// current rayon pool, with the feature).
+fn interleave<F: Float, const D: usize>(axes: &[Vec<F>; D], out: &mut [F]) {
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        out.par_chunks_mut(BLOCK * D)
+            .enumerate()
+            .for_each(|(b, out)| {
+                let base = b * BLOCK;
+                for (k, p) in out.chunks_exact_mut(D).enumerate() {
+                    for a in 0..D {
+                        p[a] = axes[a][base + k];
+                    }
+                }
+            });
+    }
+    #[cfg(not(feature = "rayon"))]
+    for (i, p) in out.chunks_exact_mut(D).enumerate() {
+        for a in 0..D {
+            p[a] = axes[a][i];
+        }
+    }
+}
+
+/// The interleaved `(n, D)` points split into one list per axis (on the
+/// current rayon pool, with the feature).
+fn deinterleave<F: Float, const D: usize>(src: &[F], dst: &mut [Vec<F>; D]) {
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        let mut columns = dst.each_mut().map(|v| v.chunks_mut(BLOCK));
+        let blocks = src.len().div_ceil(BLOCK * D);
+        let parts: Vec<[&mut [F]; D]> = (0..blocks)
+            .map(|_| {
+                columns
+                    .each_mut()
+                    .map(|c| c.next().expect("one chunk per block"))
+            })
+            .collect();
+        parts.into_par_iter().enumerate().for_each(|(b, cols)| {
+            let src = &src[b * BLOCK * D..];
+            for k in 0..cols[0].len() {
+                for a in 0..D {
+                    cols[a][k] = src[k * D + a];
+                }
+            }
+        });
+    }
+    #[cfg(not(feature = "rayon"))]
+    for (a, c) in dst.iter_mut().enumerate() {
+        for (i, v) in c.iter_mut().enumerate() {
+            *v = src[i * D + a];
+        }
+    }
+}
+
+/// Calls `run` with `gradient` as `D` per-axis slices: the caller's own,
+/// or scratch lists interleaved into the caller's array afterwards.
+fn with_axes<F: Float, R, const D: usize>(
+    n: usize,
+    gradient: Option<GradientOut<'_, F>>,
+    run: impl FnOnce(Option<[&mut [F]; D]>) -> Result<R, Error>,
+) -> Result<R, Error> {
+    match gradient {
+        None => run(None),
+        Some(GradientOut::Axes(axes)) => {
+            if axes.len() != D {
+                return Err(dims_error("the gradient", axes.len(), D));
+            }
+            let mut it = axes.into_iter();
+            run(Some(core::array::from_fn(|_| it.next().expect("D axes"))))
+        }
+        Some(GradientOut::Interleaved(out)) => {
+            if out.len() != n * D {
+                return Err(Error::Length {
+                    what: "gradient".into(),
+                    expected: n * D,
+                    found: out.len(),
+                });
+            }
+            let mut axes: [Vec<F>; D] = core::array::from_fn(|_| Vec::new());
+            for a in axes.iter_mut() {
+                *a = buffer(n)?;
+            }
+            let r = {
+                let mut it = axes.iter_mut();
+                run(Some(core::array::from_fn(|_| {
+                    &mut it.next().expect("D lists")[..]
+                })))?
+            };
+            interleave(&axes, out);
+            Ok(r)
+        }
+    }
+}
+
+fn fill_in<F: Float, T: Field<D>, const D: usize>(
+    f: &T,
+    isa: Isa,
+    points: Points<'_, F>,
+    out: &mut [F],
+    gradient: Option<GradientOut<'_, F>>,
+) -> Result<(), Error> {
+    let n = out.len();
+    match points {
+        Points::Axes(axes) => {
+            if axes.len() != D {
+                return Err(dims_error("the points", axes.len(), D));
+            }
+            let coords: [&[F]; D] = core::array::from_fn(|a| axes[a]);
+            with_axes::<F, (), D>(n, gradient, |g| f.fill_on(isa, coords, out, g))
+        }
+        Points::Interleaved(p) => {
+            if p.len() != n * D {
+                return Err(Error::Length {
+                    what: "points".into(),
+                    expected: n * D,
+                    found: p.len(),
+                });
+            }
+            let mut coords: [Vec<F>; D] = core::array::from_fn(|_| Vec::new());
+            for c in coords.iter_mut() {
+                *c = buffer(n)?;
+            }
+            deinterleave(p, &mut coords);
+            let coords: [&[F]; D] = core::array::from_fn(|a| &coords[a][..]);
+            with_axes::<F, (), D>(n, gradient, |g| f.fill_on(isa, coords, out, g))
+        }
+    }
+}
+
+fn grid_in<F: Float, T: Field<D>, const D: usize>(
+    f: &T,
+    isa: Isa,
+    region: Region<'_, F>,
+    out: &mut [F],
+    gradient: Option<GradientOut<'_, F>>,
+) -> Result<Bounds<F>, Error> {
+    let grid = match region {
+        Region::Axes(axes) => {
+            if axes.len() != D {
+                return Err(dims_error("the grid's axes", axes.len(), D));
+            }
+            Grid::from_axes(core::array::from_fn(|a| axes[a].to_vec()))?
+        }
+        Region::Window {
+            origin,
+            step,
+            start,
+            shape,
+        } => {
+            for (what, len) in [
+                ("origin", origin.len()),
+                ("step", step.len()),
+                ("start", start.len()),
+                ("shape", shape.len()),
+            ] {
+                if len != D {
+                    return Err(dims_error(what, len, D));
+                }
+            }
+            Grid::window(
+                core::array::from_fn(|a| origin[a]),
+                core::array::from_fn(|a| step[a]),
+                core::array::from_fn(|a| start[a]),
+                core::array::from_fn(|a| shape[a]),
+            )?
+        }
+    };
+    let n = out.len();
+    with_axes::<F, Bounds<F>, D>(n, gradient, |g| f.grid_on(isa, &grid, out, g))
+}
+
+impl DynField {
+    /// Erases the dimension of `field`.
+    pub fn new<T: Field<D> + 'static, const D: usize>(field: T) -> DynField {
+        DynField(Arc::new(Dim::<T, D>(field)))
+    }
+
+    /// The family noise `kind` with `seed`, in `dims` dimensions: a
+    /// [`Noise`] in 1D–4D (with `period`, one entry per axis, and the
+    /// `cellular` options, where given), and the kind's
+    /// [`NoiseNd`] in 5D–8D, which gives the same bits in 1D–4D.
+    pub fn noise(
+        kind: NoiseKind,
+        seed: u64,
+        period: Option<&[u32]>,
+        cellular: Option<Cellular>,
+        dims: usize,
+    ) -> Result<DynField, Error> {
+        fn build<const D: usize>(
+            kind: NoiseKind,
+            seed: u64,
+            period: Option<&[u32]>,
+            cellular: Option<Cellular>,
+        ) -> Result<DynField, Error> {
+            let mut n = Noise::<D>::new(kind, seed);
+            if let Some(c) = cellular {
+                n = n.with_cellular(c)?;
+            }
+            if let Some(p) = period {
+                let p: [u32; D] = p
+                    .try_into()
+                    .map_err(|_| dims_error("the period", p.len(), D))?;
+                n = n.with_period(p)?;
+            }
+            Ok(DynField::new(n))
+        }
+        fn nd<const D: usize>(kind: crate::nd::NdKind, seed: u64) -> DynField {
+            DynField::new(NoiseNd::<D>::new(kind, seed))
+        }
+        match dims {
+            1 => build::<1>(kind, seed, period, cellular),
+            2 => build::<2>(kind, seed, period, cellular),
+            3 => build::<3>(kind, seed, period, cellular),
+            4 => build::<4>(kind, seed, period, cellular),
+            5..=MAX_DIMS => {
+                let Some(k) = kind.nd() else {
+                    return Err(Error::Parameter {
+                        name: "dimension".into(),
+                        reason: format!("{kind} noise has 1 to 4 dimensions, not {dims}"),
+                    });
+                };
+                if let Some(p) = period {
+                    return Err(Error::Parameter {
+                        name: "period".into(),
+                        reason: format!(
+                            "{} values, but the noise is {dims}D, and {kind} noise tiles in 1D-4D only",
+                            p.len()
+                        ),
+                    });
+                }
+                if cellular.is_some() {
+                    return Err(Error::Parameter {
+                        name: "cellular".into(),
+                        reason: "only cellular noise has cellular options".into(),
+                    });
+                }
+                Ok(match dims {
+                    5 => nd::<5>(k, seed),
+                    6 => nd::<6>(k, seed),
+                    7 => nd::<7>(k, seed),
+                    _ => nd::<8>(k, seed),
+                })
+            }
+            _ => Err(Error::Parameter {
+                name: "dimension".into(),
+                reason: format!(
+                    "{kind} noise has 1 to {} dimensions, not {dims}",
+                    if kind.nd().is_some() { MAX_DIMS } else { 4 }
+                ),
+            }),
+        }
+    }
+
+    /// `stack` built in `dims` dimensions (1 to 4).
+    pub fn stack(stack: &crate::stack::Stack, dims: usize) -> Result<DynField, Error> {
+        Ok(match dims {
+            1 => DynField::new(stack.build::<1>()?),
+            2 => DynField::new(stack.build::<2>()?),
+            3 => DynField::new(stack.build::<3>()?),
+            4 => DynField::new(stack.build::<4>()?),
+            _ => return Err(four(dims)),
+        })
+    }
+
+    /// `graph` built in `dims` dimensions (1 to 4).
+    pub fn graph(graph: &crate::graph::Graph, dims: usize) -> Result<DynField, Error> {
+        Ok(match dims {
+            1 => DynField::new(graph.build::<1>()?),
+            2 => DynField::new(graph.build::<2>()?),
+            3 => DynField::new(graph.build::<3>()?),
+            4 => DynField::new(graph.build::<4>()?),
+            _ => return Err(four(dims)),
+        })
+    }
+
+    /// The dimension.
+    pub fn dims(&self) -> usize {
+        self.0.dims()
+    }
+
+    /// The interval every value lies in ([`Field::range`]).
+    pub fn range(&self) -> (f64, f64) {
+        self.0.range()
+    }
+
+    /// The value and gradient at the point `p` (its first
+    /// [`dims`](Self::dims) numbers).
+    ///
+    /// # Panics
+    /// If `p` has fewer numbers than the dimension.
+    pub fn sample<F: Float>(&self, p: &[F]) -> DynSample<F> {
+        assert!(p.len() >= self.dims(), "a {}D point", self.dims());
+        F::dyn_sample(&*self.0, p)
+    }
+
+    /// The values at `points` into `out` (one per point) and, if asked,
+    /// the gradients, on the widest instruction set available.
+    pub fn fill<F: Float>(
+        &self,
+        points: Points<'_, F>,
+        out: &mut [F],
+        gradient: Option<GradientOut<'_, F>>,
+    ) -> Result<(), Error> {
+        self.fill_on(Isa::detect(), points, out, gradient)
+    }
+
+    /// [`fill`](Self::fill) on a chosen instruction set (every one gives
+    /// the same bits).
+    pub fn fill_on<F: Float>(
+        &self,
+        isa: Isa,
+        points: Points<'_, F>,
+        out: &mut [F],
+        gradient: Option<GradientOut<'_, F>>,
+    ) -> Result<(), Error> {
+        F::dyn_fill(&*self.0, isa, points, out, gradient)
+    }
+
+    /// The values at the points of `region` (x fastest) into `out` and, if
+    /// asked, the gradients; returns the values' [`Bounds`].
+    pub fn grid<F: Float>(
+        &self,
+        region: Region<'_, F>,
+        out: &mut [F],
+        gradient: Option<GradientOut<'_, F>>,
+    ) -> Result<Bounds<F>, Error> {
+        self.grid_on(Isa::detect(), region, out, gradient)
+    }
+
+    /// [`grid`](Self::grid) on a chosen instruction set.
+    pub fn grid_on<F: Float>(
+        &self,
+        isa: Isa,
+        region: Region<'_, F>,
+        out: &mut [F],
+        gradient: Option<GradientOut<'_, F>>,
+    ) -> Result<Bounds<F>, Error> {
+        F::dyn_grid(&*self.0, isa, region, out, gradient)
+    }
+}
+
+fn four(dims: usize) -> Error {
+    Error::Parameter {
+        name: "dimension".into(),
+        reason: format!("stacks and graphs have 1 to 4 dimensions, not {dims}"),
+    }
+}
+
+/// Curl noise ([`Curl`](crate::Curl)) of a [`Stack`](crate::Stack)'s
+/// fractal in 2D or 3D, chosen at run time: the divergence-free vector
+/// field whose potential is the stack's fractal, at the point moved by the
+/// stack's [`offset`](crate::Stack::offset) (`offset / frequency` input
+/// units). The stack's warp has no place in curl noise and is not used.
+///
+/// ```
+/// use surflet::dynamic::DynCurl;
+/// use surflet::Stack;
+/// let stack = Stack::from_toml_str("noise = \"perlin\"\n[fractal]\noctaves = 3")?;
+/// let curl = DynCurl::stack(&stack, 3)?;
+/// let v = curl.get_f64(&[0.5, 0.25, 1.0]);
+/// assert!(v.iter().all(|c| c.is_finite()));
+/// # Ok::<(), surflet::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct DynCurl(CurlDims);
+
+#[derive(Clone, Debug)]
+enum CurlDims {
+    D2(crate::curl::Curl<2>, [f64; 2]),
+    D3(crate::curl::Curl<3>, [f64; 3]),
+}
+
+impl DynCurl {
+    /// The curl noise of `stack`'s fractal in `dims` dimensions (2 or 3).
+    pub fn stack(stack: &crate::stack::Stack, dims: usize) -> Result<DynCurl, Error> {
+        fn build<const D: usize>(
+            stack: &crate::stack::Stack,
+        ) -> Result<(crate::curl::Curl<D>, [f64; D]), Error> {
+            // The evaluator's fractal is unmoved (the offset lives in the
+            // evaluator's octaves), so the points are moved instead.
+            let e = stack.build::<D>()?;
+            let shift = core::array::from_fn(|a| {
+                stack
+                    .offset
+                    .as_ref()
+                    .map_or(0.0, |o| o[a] / stack.frequency)
+            });
+            Ok((crate::curl::Curl::new(e.fractal().clone()), shift))
+        }
+        Ok(DynCurl(match dims {
+            2 => {
+                let (c, shift) = build(stack)?;
+                CurlDims::D2(c, shift)
+            }
+            3 => {
+                let (c, shift) = build(stack)?;
+                CurlDims::D3(c, shift)
+            }
+            _ => {
+                return Err(Error::Parameter {
+                    name: "dimension".into(),
+                    reason: format!("curl noise is 2D or 3D, not {dims}D"),
+                });
+            }
+        }))
+    }
+
+    /// The dimension, 2 or 3.
+    pub fn dims(&self) -> usize {
+        match self.0 {
+            CurlDims::D2(..) => 2,
+            CurlDims::D3(..) => 3,
+        }
+    }
+
+    /// The curl vector at the first [`dims`](Self::dims) numbers of `p`
+    /// (its first `dims` entries; a 2D curl's third is 0).
+    pub fn get_f64(&self, p: &[f64]) -> [f64; 3] {
+        self.get(p)
+    }
+
+    /// [`get_f64`](Self::get_f64) in `f32`: the point moved by the offset
+    /// in `f64` and rounded once to `f32`, then evaluated in `f32`.
+    pub fn get_f32(&self, p: &[f32]) -> [f32; 3] {
+        self.get(p)
+    }
+
+    fn get<F: Float>(&self, p: &[F]) -> [F; 3] {
+        fn go<F: Float, const D: usize>(
+            c: &crate::curl::Curl<D>,
+            shift: &[f64; D],
+            p: &[F],
+        ) -> [F; 3] {
+            // Zero shifts are skipped: x + 0.0 would turn −0.0 into 0.0.
+            let q: [F; D] = core::array::from_fn(|a| {
+                if shift[a] == 0.0 {
+                    p[a]
+                } else {
+                    F::from_f64(p[a].to_f64() + shift[a])
+                }
+            });
+            let v = c.get(q);
+            core::array::from_fn(|a| if a < D { v[a] } else { F::ZERO })
+        }
+        match &self.0 {
+            CurlDims::D2(c, shift) => go(c, shift, p),
+            CurlDims::D3(c, shift) => go(c, shift, p),
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! Each kernel type's WGSL: the source that defines its functions and the
+//! call of them for one noise, beside the Rust kernel it mirrors. The
+//! writer reaches a noise's impl through the kind registry
+//! (`kind::with_kernel!`), so a kind without WGSL is refused with its name.
+
+use super::{bad, c, lit, vec};
+use crate::error::Error;
+use crate::kernel::MARGIN;
+use crate::kernel::hypercube::PERLIN_SCALE;
+use crate::kernel::select::{CellularK, HypercubeK, OpenSimplexK, SimplexK, SimplexValueK};
+use crate::kernel::simplex::{HEX_SX, HEX_SY, SIMPLEX_SCALE, SIMPLEX_VALUE_SCALE};
+use crate::noise::{Noise, NoiseKind};
+use crate::prelude_internal::*;
+use crate::simd::scalar::Scalar;
+
+/// A kernel's WGSL.
+pub(super) trait WgslKernel<const D: usize> {
+    /// The source of its WGSL functions, if it has any.
+    const SOURCE: Option<&'static str> = None;
+
+    /// The call of its function for `noise` at the WGSL expression `p`,
+    /// returning `vecN<f32>(value, gradient)`.
+    fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
+        let _ = p;
+        Err(bad(format!(
+            "{} noise has no WGSL kernel yet (value, perlin, simplex and simplex-value do)",
+            noise.kind().name()
+        )))
+    }
+}
+
+/// The sources of every kind's kernels, each once, in the registry's order.
+pub(super) fn sources<const D: usize>() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for kind in NoiseKind::ALL {
+        let noise = Noise::<D>::new(kind, 0);
+        let source = crate::kind::with_kernel!(&noise, K => <K as WgslKernel<D>>::SOURCE);
+        if let Some(s) = source.filter(|s| !out.iter().any(|o| core::ptr::eq(*o, *s))) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The period constants of `noise` as WGSL vectors: per-axis periods, their
+/// reciprocals, and a `vecD<u32>` of `cells`.
+struct Periods {
+    per: String,
+    inv: String,
+}
+
+fn periods<const D: usize>(noise: &Noise<D>) -> (crate::kernel::LaneParams<Scalar<f32>>, Periods) {
+    let field = noise.field(Scalar::<f32>::new());
+    let per = vec(&(0..D).map(|a| lit(field.period.f[a])).collect::<Vec<_>>());
+    let inv = vec(&(0..D).map(|a| lit(field.period.inv[a])).collect::<Vec<_>>());
+    (field, Periods { per, inv })
+}
+
+fn uvec<const D: usize>(v: &[u32; 4]) -> String {
+    let parts: Vec<String> = (0..D).map(|a| format!("{}u", v[a])).collect();
+    format!("vec{D}<u32>({})", parts.join(", "))
+}
+
+const HYPERCUBE: &str = include_str!("hypercube.wgsl");
+const SIMPLEX: &str = include_str!("simplex.wgsl");
+
+impl<const D: usize, const PERLIN: bool, const P: bool> WgslKernel<D> for HypercubeK<PERLIN, P> {
+    const SOURCE: Option<&'static str> = Some(HYPERCUBE);
+
+    fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
+        let (field, Periods { per, inv }) = periods(noise);
+        Ok(format!(
+            "surflet_hypercube{D}({:#x}u, {p}, {PERLIN}, {P}, {per}, {inv}, {}, {})",
+            field.key,
+            uvec::<D>(&field.period.cells),
+            c(PERLIN_SCALE[D - 1] * MARGIN),
+        ))
+    }
+}
+
+/// Simplex (`VALUE = false`) and simplex value noise: the three WGSL
+/// lattices of `simplex.rs` (2D, 2D hexagonal when periodic, 3D).
+fn simplex_call<const D: usize, const VALUE: bool, const P: bool>(
+    noise: &Noise<D>,
+    p: &str,
+) -> String {
+    let (field, Periods { per, inv }) = periods(noise);
+    let key = format!("{:#x}u", field.key);
+    let scale = MARGIN
+        * if VALUE {
+            SIMPLEX_VALUE_SCALE[D - 1]
+        } else {
+            SIMPLEX_SCALE[D - 1]
+        };
+    if D == 2 && P {
+        let s = [c(scale), c(scale * HEX_SX), c(scale * HEX_SY)];
+        format!(
+            "surflet_simplex2_hex({key}, {p}, {VALUE}, {per}, {inv}, {}u, {}u, {}u, {})",
+            field.period.cells[1],
+            field.period.half[1],
+            field.period.double[0],
+            vec(&s)
+        )
+    } else if D == 2 {
+        format!("surflet_simplex2({key}, {p}, {VALUE}, {})", c(scale))
+    } else {
+        format!(
+            "surflet_simplex3({key}, {p}, {VALUE}, {P}, {per}, {inv}, {}, {})",
+            uvec::<D>(&field.period.double),
+            c(scale)
+        )
+    }
+}
+
+impl<const D: usize, const P: bool> WgslKernel<D> for SimplexK<P> {
+    const SOURCE: Option<&'static str> = Some(SIMPLEX);
+
+    fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
+        Ok(simplex_call::<D, false, P>(noise, p))
+    }
+}
+
+impl<const D: usize, const P: bool> WgslKernel<D> for SimplexValueK<P> {
+    const SOURCE: Option<&'static str> = Some(SIMPLEX);
+
+    fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
+        Ok(simplex_call::<D, true, P>(noise, p))
+    }
+}
+
+impl<const D: usize, const SUPER: bool> WgslKernel<D> for OpenSimplexK<SUPER> {}
+
+impl<const D: usize, const P: bool> WgslKernel<D> for CellularK<P> {}
