@@ -324,12 +324,11 @@ mod every_key {
                 continue;
             }
             let l = line.trim_start();
-            if inside && line.starts_with("  ") && !line.starts_with("          ") {
-                if let Some(long) = l.split_whitespace().find(|w| w.starts_with("--")) {
-                    let long = long.trim_end_matches(',');
-                    if !["--config", "--save-config", "--expr"].contains(&long) {
-                        flags.push(long.to_string());
-                    }
+            let option = inside && line.starts_with("  ") && !line.starts_with("          ");
+            if let Some(long) = l.split_whitespace().find(|w| option && w.starts_with("--")) {
+                let long = long.trim_end_matches(',');
+                if !["--config", "--save-config", "--expr"].contains(&long) {
+                    flags.push(long.to_string());
                 }
             }
         }
@@ -432,10 +431,8 @@ mod every_key {
                         if !amp.is_empty() {
                             add("--amplitude", amp);
                         }
-                        if kind == "ridged" || kind == "hybrid" {
-                            if !off.is_empty() {
-                                add("--offset", off);
-                            }
+                        if (kind == "ridged" || kind == "hybrid") && !off.is_empty() {
+                            add("--offset", off);
                         }
                         if kind == "ridged" && !weight.is_empty() {
                             add("--weight", weight);
@@ -489,7 +486,7 @@ mod every_key {
                 }
             })
         };
-        let node = (
+        (
             0usize..22,
             leaf(),
             leaf(),
@@ -533,8 +530,7 @@ mod every_key {
                     "--dims".to_string(),
                     dims.to_string(),
                 ]
-            });
-        node
+            })
     }
 
     /// The output: 8-bit PNG, 16-bit PNG, or TIFF; with a range where the

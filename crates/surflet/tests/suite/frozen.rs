@@ -37,8 +37,11 @@ const POINTS: usize = 64;
 /// first D.
 const WIDTH: usize = 8;
 
+/// A golden file and the list of the cases it holds.
+type File = (&'static str, fn() -> Vec<String>);
+
 /// The golden files, each with the cases it holds.
-const FILES: [(&str, fn() -> Vec<String>); 5] = [
+const FILES: [File; 5] = [
     ("family.txt", family_cases),
     ("cellular.txt", cellular_cases),
     ("nd.txt", nd_cases),
@@ -221,7 +224,7 @@ fn fit_offsets(e: &str, d: usize) -> String {
         return e.to_string();
     }
     let e = e
-        .replace("[4, 8, 2]", &["[4]", "[4, 8]"][d - 1].to_string())
+        .replace("[4, 8, 2]", ["[4]", "[4, 8]"][d - 1])
         .replace("[0.25, -1.5, 3.75]", ["[0.25]", "[0.25, -1.5]"][d - 1])
         .replace("[0.5, -1.25, 3]", ["[0.5]", "[0.5, -1.25]"][d - 1])
         .replace("[1, 2, 3]", ["[1]", "[1, 2]"][d - 1])
