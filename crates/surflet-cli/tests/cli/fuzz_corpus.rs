@@ -70,32 +70,38 @@ fn check(target: &str, body: fn(&[u8]) -> bool, min_accepted: usize) {
 /// while checking nothing.
 const AT_LEAST: usize = 50;
 
+// Each target's floor of accepted inputs is about half of what the corpus
+// held when it was last merged (2026-11-27: config 247 of 3123, kernels
+// 2589 of 2589, sample 615 of 1134, expr 388 of 764, graph 376 of 2227,
+// document 199 of 2812): a reader that grew stricter by mistake fails here,
+// while a corpus merge that drops a few inputs does not.
+
 #[test]
 fn config_corpus() {
-    check("config", config::run, 1);
+    check("config", config::run, 120);
 }
 
 #[test]
 fn kernels_corpus() {
-    check("kernels", kernels::run, 1);
+    check("kernels", kernels::run, 2500);
 }
 
 #[test]
 fn sample_corpus() {
-    check("sample", sample::run, 1);
+    check("sample", sample::run, 300);
 }
 
 #[test]
 fn expr_corpus() {
-    check("expr", expr::run, 1);
+    check("expr", expr::run, 190);
 }
 
 #[test]
 fn graph_corpus() {
-    check("graph", graph::run, 1);
+    check("graph", graph::run, 180);
 }
 
 #[test]
 fn document_corpus() {
-    check("document", document::run, 1);
+    check("document", document::run, 100);
 }
