@@ -27,6 +27,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use surflet::document::Document;
 use surflet::dynamic::{DynField, GradientOut, Points, Region};
+use surflet::stack::keys::{KEYS, Key, Value, has_table};
 use surflet::{Float, NoiseKind};
 
 /// Something that compiles to a field in a dimension chosen at run time
@@ -519,10 +520,17 @@ fn grid_typed<F: Float + Element>(
     let value_shape = args.shape.clone();
     let mut gradient_shape = value_shape.clone();
     gradient_shape.push(d);
+    // The library's words for a grid past the address space (Grid::new).
+    let too_large = || {
+        value_error(format!(
+            "{:?} points do not fit in memory addresses",
+            args.shape
+        ))
+    };
     let n = shape
         .iter()
         .try_fold(1usize, |n, &s| n.checked_mul(s))
-        .ok_or_else(|| value_error("grid too large"))?;
+        .ok_or_else(too_large)?;
     let mut outs = Outs::<F>::new(out, gradient, &value_shape, &gradient_shape)?;
     let mut values = match &mut outs.values {
         Some(a) => theirs(a)?,
@@ -530,17 +538,12 @@ fn grid_typed<F: Float + Element>(
     };
     let mut grad = match (&mut outs.gradient, gradient) {
         (Some(a), _) => Some(theirs(a)?),
-        (None, true) => Some(Buf::Ours(new_buf(
-            n.checked_mul(d)
-                .ok_or_else(|| value_error("grid too large"))?,
-        )?)),
+        (None, true) => Some(Buf::Ours(new_buf(n.checked_mul(d).ok_or_else(too_large)?)?)),
         (None, false) => None,
     };
     let result = py.detach(|| {
         run_in(pool, || {
-            // The origin and step in reverse too: x is the library's axis 0.
-            let origin: Vec<F> = origin.iter().rev().copied().collect();
-            let step: Vec<F> = step.iter().rev().copied().collect();
+            // The origin and step are x first already, as the library's.
             let region = Region::Window {
                 origin: &origin,
                 step: &step,
@@ -1005,8 +1008,114 @@ macro_rules! config_methods {
 config_methods!(Stack);
 config_methods!(Graph);
 
+/// A stack key's Python keyword: its dotted path with `_` for `.`
+/// (`fractal_octaves`), and `ret` for `return`, a Python keyword (as
+/// `Noise` spells it).
+fn keyword(key: &Key) -> String {
+    match key.path {
+        "return" => "ret".to_string(),
+        path => path.replace('.', "_"),
+    }
+}
+
 #[pymethods]
 impl Stack {
+    /// A stack from its keys as keyword arguments, one per row of the
+    /// library's key schema (`Stack.KEYWORDS`): `Stack(noise="simplex",
+    /// fractal_octaves=6, warp_kind="single")`. Values are what a JSON
+    /// config holds at the key's path, and are checked by the same reader;
+    /// keys left out keep their defaults. `Stack(**s.keys())` is `s`'s
+    /// stack.
+    #[new]
+    #[pyo3(signature = (**keys))]
+    fn new(py: Python<'_>, keys: Option<&Bound<'_, PyDict>>) -> PyResult<Stack> {
+        // The keywords go to their places in a config's dict, and the
+        // config reader (the one every front end uses) does the rest: no
+        // key is known here but through its row.
+        let Some(keys) = keys.filter(|k| !k.is_empty()) else {
+            // A config with no key is refused as a likely mistake; a call
+            // with none asks for the defaults.
+            return Ok(Stack {
+                doc: Document::default(),
+            });
+        };
+        // A new stack, not an old file: version 2, with no [view] to keep.
+        let doc = PyDict::new(py);
+        doc.set_item("version", surflet::document::VERSION)?;
+        for (k, v) in keys.iter() {
+            let k: String = k.extract()?;
+            let Some(key) = KEYS.iter().find(|key| keyword(key) == k) else {
+                let all: Vec<String> = KEYS.iter().map(keyword).collect();
+                return Err(PyTypeError::new_err(format!(
+                    "Stack() got an unexpected keyword argument '{k}'; the keys are {}",
+                    all.join(", ")
+                )));
+            };
+            // JSON has no NaN or infinity to carry one to the reader.
+            let floats = match v.cast::<pyo3::types::PyList>() {
+                Ok(list) => list.iter().collect(),
+                Err(_) => vec![v.clone()],
+            };
+            for x in floats {
+                let x = x.cast::<pyo3::types::PyFloat>().map_or(0.0, |x| x.value());
+                if !x.is_finite() {
+                    return Err(value_error(format!("{k}: must be finite, got {x}")));
+                }
+            }
+            let mut table = doc.clone();
+            let mut path = key.path.split('.').peekable();
+            while let Some(part) = path.next() {
+                if path.peek().is_none() {
+                    table.set_item(part, &v)?;
+                    break;
+                }
+                table = match table.get_item(part)? {
+                    Some(t) => t.cast_into::<PyDict>()?,
+                    None => {
+                        let t = PyDict::new(py);
+                        table.set_item(part, &t)?;
+                        t
+                    }
+                };
+            }
+        }
+        <Self as Config>::from_dict(py, doc.as_any())
+    }
+
+    /// Every key's keyword, in the schema's order.
+    #[classattr]
+    #[allow(non_snake_case)]
+    fn KEYWORDS() -> Vec<String> {
+        KEYS.iter().map(keyword).collect()
+    }
+
+    /// The keys the stack gives (those not at their defaults, and the
+    /// options it holds), by keyword: `Stack(**s.keys())` makes the same
+    /// stack.
+    fn keys(&self, py: Python<'_>) -> PyResult<Py<PyDict>> {
+        let all = <Self as Config>::to_dict(self, py)?;
+        let out = PyDict::new(py);
+        let stack = &self.doc.stack;
+        // A table's kind is given whenever the table is there: at its
+        // default it is still what makes the table (`warp_kind="single"`).
+        let given = |k: &&Key| {
+            k.given(stack).is_some() || (k.name() == "kind" && has_table(stack, k.table()))
+        };
+        for key in KEYS.iter().filter(given) {
+            // JSON writes a seed past 2^53 as a string; Python has the int.
+            if let Some(Value::Seed(seed)) = (key.get)(stack) {
+                out.set_item(keyword(key), seed)?;
+                continue;
+            }
+            let mut v = all.bind(py).clone();
+            for part in key.path.split('.') {
+                v = v.get_item(part)?;
+            }
+            out.set_item(keyword(key), v)?;
+        }
+        Ok(out.unbind())
+    }
+
     fn __repr__(&self) -> PyResult<String> {
         let json = serde_json_compact(&self.to_json()?);
         Ok(format!("surflet.Stack.from_json({json:?})"))

@@ -8,9 +8,10 @@
 //! numbers, or one array per axis), and grids (coordinate lists per axis,
 //! or a window of a uniform grid), with the gradient in either layout, in
 //! `f32` or `f64`. The constructors for the library's own fields (a family
-//! noise in 1D–8D, a [`Stack`], a [`Graph`]) are compiled here, once, so
-//! that front ends (the command line, the C API, Python) share one erasure
-//! and one interleaver, and compile none of the kernels themselves.
+//! noise in 1D–8D, a [`Stack`](crate::Stack), a
+//! [`Graph`](crate::graph::Graph)) are compiled here, once, so that front
+//! ends (the command line, the C API, Python) share one erasure and one
+//! interleaver, and compile none of the kernels themselves.
 //!
 //! ```
 //! use surflet::dynamic::{DynField, Points};

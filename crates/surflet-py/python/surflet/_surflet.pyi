@@ -75,8 +75,15 @@ class Noise:
 class Stack:
     """A noise stack, from a config file of any front end (``render
     --save-config``, ``sample --save-config``, the explorer's export).
-    Written back with ``version = 2`` and its other tables kept."""
+    Written back with ``version = 2`` and its other tables kept. Or from
+    its keys as keywords: ``Stack(noise="simplex", fractal_octaves=6)``."""
 
+    KEYWORDS: list[str]
+    """Every stack key's keyword (its config path with ``_`` for ``.``;
+    ``ret`` for ``return``), in the library's schema order."""
+    def __new__(cls, **keys: Any) -> "Stack": ...
+    def keys(self) -> dict[str, Any]:
+        """The keys the stack gives, by keyword: ``Stack(**s.keys())``."""
     @staticmethod
     def from_toml(text: str) -> "Stack": ...
     @staticmethod
