@@ -27,7 +27,7 @@ repeated for at least --seconds; the table shows the mean rate.
 
   surflet bench simplex --dims 3 --size 128
   surflet bench perlin --octaves 3 --frequency 1/64 --scale 1 --threads 1,2
-  surflet bench --config look.toml --precision f32,f64 --gradient --json";
+  surflet bench --config terrain.toml --precision f32,f64 --gradient --json";
 
 /// A batch call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]

@@ -13,6 +13,8 @@ mod absent;
 mod analyze;
 mod any_field;
 mod bench;
+mod document;
+mod error;
 mod eval;
 #[cfg(feature = "plots")]
 mod gallery;
@@ -20,7 +22,6 @@ mod gallery;
 mod gpu;
 mod help;
 mod imaging;
-mod look;
 mod names;
 mod render;
 mod sample;
@@ -36,6 +37,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+pub use error::CliError;
 
 /// Top-level description, shown by `surflet --help`.
 const LONG_ABOUT: &str = "\
@@ -123,26 +126,6 @@ enum Command {
     Help(help::HelpArgs),
 }
 
-/// Why a subcommand failed; decides the exit code.
-#[derive(Debug)]
-pub enum CliError {
-    /// Bad options or option combinations (exit 2, like clap's own errors).
-    Usage(String),
-    /// Bad input data (exit 1); the message names the line.
-    Input(String),
-    /// Reading the input failed (exit 1).
-    Read(io::Error),
-    /// Writing the output failed (exit 1, except a broken pipe, which ends
-    /// the program quietly).
-    Write(io::Error),
-    /// A failure at run time, such as an unwritable output or too little
-    /// memory (exit 1); the message says what and where.
-    Runtime(String),
-    /// Ctrl-C or SIGTERM stopped the command after it cleaned up (exit 130,
-    /// the shell's code for death by SIGINT).
-    Interrupted,
-}
-
 /// Spellings that once meant something and mean nothing now, with what to
 /// write instead: a script that still uses one gets that, not a puzzle.
 /// Each is the old spelling, the new one, whether the meaning moved with
@@ -218,20 +201,8 @@ pub fn main() -> ExitCode {
         Command::Serve(_) => Err(absent::absent("serve", "serve")),
         Command::Help(args) => run_help(args),
     };
-    let (code, message, hint) = match result {
-        Ok(()) => return ExitCode::SUCCESS,
-        // The reader has gone away (`| head`): nobody wants the rest.
-        Err(CliError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-            return ExitCode::SUCCESS;
-        }
-        Err(CliError::Usage(m)) => (2, m, true),
-        Err(CliError::Input(m)) => (1, m, false),
-        Err(CliError::Read(e)) => (1, format!("reading standard input: {e}"), false),
-        Err(CliError::Write(e)) => (1, format!("writing standard output: {e}"), false),
-        Err(CliError::Runtime(m)) => (1, m, false),
-        Err(CliError::Interrupted) => {
-            (130, "interrupted; no output was written".to_string(), false)
-        }
+    let Some((code, message, hint)) = result.err().and_then(CliError::report) else {
+        return ExitCode::SUCCESS;
     };
     // eprintln! would panic if stderr is gone; there is nobody to tell then.
     let mut stderr = io::stderr().lock();
@@ -263,7 +234,7 @@ fn command() -> clap::Command {
             c.after_help(sample::short_help())
                 .after_long_help(sample::long_help())
         })
-        // analyze and bench write measurements, not a look; the flag is
+        // analyze and bench write measurements, not a picture; the flag is
         // refused there, so their help should not offer it.
         .mut_subcommand("bench", |c| c.mut_arg("save_config", |a| a.hide(true)))
         .after_long_help(format!("{}\n{EXIT_HELP}", help::topic_list()));

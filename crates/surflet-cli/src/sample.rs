@@ -8,8 +8,8 @@ use clap::{Args, ValueEnum};
 use surflet::FractalDesc;
 
 use crate::CliError;
+use crate::document::Document;
 use crate::eval::{Eval, FamilyOptions, NoiseFn};
-use crate::look::Document;
 use crate::names::{self, Extra, NoiseName, Precision, Variant};
 use crate::stack_args::{Resolved, StackArgs, StagedConfig, kinds, one_noise};
 
@@ -541,11 +541,11 @@ impl Job {
 
     /// The config to write with --save-config: the stack as used, and the
     /// tables of a config read with --config as they were.
-    fn look(&self) -> Option<Document> {
+    fn doc(&self) -> Option<Document> {
         match self {
             Job::Named { .. } => None,
             Job::Stack { resolved, .. } | Job::Curl { resolved, .. } => Some(Document {
-                version: crate::look::VERSION,
+                version: crate::document::VERSION,
                 stack: resolved.stack.clone(),
                 graph: resolved.graph.clone(),
                 ..resolved.doc.clone().unwrap_or_default()
@@ -567,10 +567,10 @@ pub fn run(args: &SampleArgs, input: impl Read, output: impl Write) -> Result<()
         None => None,
     };
 
-    // The stack is checked, so the file describes a working look whatever
+    // The stack is checked, so the file describes a working picture whatever
     // the input turns out to be.
-    if let (Some(path), Some(look)) = (&args.stack.save_config, job.look()) {
-        StagedConfig::new(path, &look, !args.no_clobber)
+    if let (Some(path), Some(doc)) = (&args.stack.save_config, job.doc()) {
+        StagedConfig::new(path, &doc, !args.no_clobber)
             .and_then(StagedConfig::commit)
             .map_err(CliError::Runtime)?;
     }

@@ -30,7 +30,7 @@ Covered: value, perlin, simplex and simplex-value noise in 2D and 3D, with
 every fractal and domain warp, periodic or not.
 
   surflet shader simplex --octaves 5 > noise.wgsl
-  surflet shader --config look.toml --dims 3 --name terrain --output terrain.wgsl";
+  surflet shader --config terrain.toml --dims 3 --name terrain --output terrain.wgsl";
 
 /// A shading language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

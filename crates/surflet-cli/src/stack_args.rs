@@ -21,8 +21,8 @@ use surflet::{
     CellularDistance, CellularReturn, Error, FractalKind, Graph, NoiseKind, Stack, WarpKind,
 };
 
+use crate::document::Document;
 use crate::imaging::output::{Staged, check_target};
-use crate::look::Document;
 use crate::names::NoiseName;
 use crate::units::{parse_period, parse_seed};
 
@@ -1179,10 +1179,10 @@ pub struct StagedConfig {
 
 impl StagedConfig {
     /// Checks that `path` may be written (an existing file only with
-    /// `overwrite`) and writes `look` beside it. Errors are runtime errors.
-    pub fn new(path: &Path, look: &Document, overwrite: bool) -> Result<StagedConfig, String> {
+    /// `overwrite`) and writes `doc` beside it. Errors are runtime errors.
+    pub fn new(path: &Path, doc: &Document, overwrite: bool) -> Result<StagedConfig, String> {
         check_target(path, overwrite)?;
-        let text = look
+        let text = doc
             .to_text_for(path)
             .map_err(|e| format!("cannot write the config to {}: {e}", path.display()))?;
         let staged = Staged::new(path)?;

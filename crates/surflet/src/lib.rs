@@ -60,25 +60,13 @@
 
 extern crate alloc;
 
-/// What every module may need from `alloc` (the `std` prelude has it; a
-/// `no_std` build does not), and the scalar maths that `core` lacks.
-mod prelude_internal {
-    #[cfg(not(feature = "std"))]
-    pub(crate) use crate::math::Math as _;
-    #[allow(unused_imports)]
-    pub(crate) use alloc::{
-        borrow::ToOwned,
-        boxed::Box,
-        format,
-        string::{String, ToString},
-        vec,
-        vec::Vec,
-    };
-}
 #[cfg(not(feature = "std"))]
 mod math;
 #[cfg(all(test, feature = "std"))]
 mod model;
+/// What every module may need from `alloc` (the `std` prelude has it; a
+/// `no_std` build does not), and the scalar maths that `core` lacks.
+mod prelude_internal;
 
 mod batch;
 pub mod cellular;

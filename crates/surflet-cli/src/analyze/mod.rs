@@ -46,7 +46,7 @@ the stack's noise is measured.
   surflet analyze out/simplex simplex --frequency 4
   surflet analyze out/diag simplex --dims 3 --plane diagonal
   surflet analyze out/classic classic2005-java --frequency 4
-  surflet analyze out/look --config look.toml --size 1024";
+  surflet analyze out/terrain --config terrain.toml --size 1024";
 
 /// Everything `--help` shows below the options.
 pub const DETAILS: &str = "\

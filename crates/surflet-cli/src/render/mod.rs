@@ -18,7 +18,7 @@ pub use args::Mode;
 pub use args::RenderArgs;
 
 #[cfg(feature = "serve")]
-use crate::look::Document;
+use crate::document::Document;
 
 use crate::CliError;
 use crate::imaging::output::{self, Staged};
@@ -58,8 +58,8 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     // Staged first and committed after the image, so that a failed or
     // interrupted render leaves neither file.
     let config = match &plan.save_config {
-        Some((path, look)) => {
-            Some(StagedConfig::new(path, look, plan.overwrite).map_err(CliError::Runtime)?)
+        Some((path, doc)) => {
+            Some(StagedConfig::new(path, doc, plan.overwrite).map_err(CliError::Runtime)?)
         }
         None => None,
     };
@@ -169,5 +169,5 @@ pub fn values(args: &RenderArgs, stop: &dyn Fn() -> bool) -> Result<Values, Memo
 /// would write it, without rendering.
 #[cfg(feature = "serve")]
 pub fn resolve(args: &RenderArgs) -> Result<Document, String> {
-    Plan::new(args).map(|p| p.look)
+    Plan::new(args).map(|p| p.doc)
 }

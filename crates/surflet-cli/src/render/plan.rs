@@ -13,9 +13,9 @@ use surflet::{MAX_PERIOD, Stack};
 
 use super::args::{Mode, RenderArgs, TimeAxis};
 use crate::any_field::FieldCalls;
+use crate::document::{Animation, Document, PixelSpec, RangeSpec, View};
 use crate::imaging::color::{Mapping, NormalEncoder, NormalFormat, Ramp};
 use crate::imaging::encode::{Format, Timing};
-use crate::look::{Animation, Document, PixelSpec, RangeSpec, View};
 use crate::stack_args::Resolved;
 use crate::units::{Ratio, Size, short};
 use surflet::dynamic::DynField;
@@ -184,7 +184,7 @@ pub(super) struct Plan {
     /// Every resolved choice, as --save-config would write it (read by
     /// `serve`'s export).
     #[cfg_attr(not(feature = "serve"), allow(dead_code))]
-    pub look: Document,
+    pub doc: Document,
 }
 
 /// How and where a render evaluates its noise.
@@ -390,7 +390,7 @@ impl Plan {
 
         // Everything above, as a config that reproduces it.
         let saved = Document {
-            version: crate::look::VERSION,
+            version: crate::document::VERSION,
             stack: r.stack.clone(),
             graph: r.graph.clone(),
             view: View {
@@ -426,7 +426,7 @@ impl Plan {
             warning: version1_scale.then(|| VERSION1_WARNING.to_string()),
             save_config: args.stack.save_config.clone().map(|p| (p, saved.clone())),
             eval,
-            look: saved,
+            doc: saved,
         };
         plan.check_documented_range()?;
         Ok(plan)

@@ -27,8 +27,8 @@ use tokio::sync::Semaphore;
 use super::export;
 use super::limits::{Limits, Refusal};
 use crate::any_field::FieldCalls;
+use crate::document::Document;
 use crate::imaging::spectrum;
-use crate::look::Document;
 use crate::render::{self, MemoryError, RenderArgs};
 use crate::stack_args::{self, StackArgs};
 use crate::units::Size;
@@ -220,7 +220,7 @@ struct Body {
 
 /// A parsed, checked body.
 struct Description {
-    look: Option<Document>,
+    doc: Option<Document>,
     expr: Option<String>,
     body: Body,
 }
@@ -228,7 +228,7 @@ struct Description {
 fn describe(bytes: &Bytes, limits: &Limits) -> Result<Description, Refusal> {
     let mut body: Body =
         serde_json::from_slice(bytes).map_err(|e| (400, format!("bad request body: {e}")))?;
-    let look = match (body.config.take(), body.toml.take()) {
+    let doc = match (body.config.take(), body.toml.take()) {
         (Some(_), Some(_)) => {
             return Err((400, "give \"config\" or \"toml\", not both".into()));
         }
@@ -241,17 +241,17 @@ fn describe(bytes: &Bytes, limits: &Limits) -> Result<Description, Refusal> {
     let expr = body.expr.take();
     let graph = match &expr {
         Some(text) => Some(Graph::parse(text).map_err(|e| (400, format!("--expr: {e}")))?),
-        None => look.as_ref().and_then(|l| l.graph.clone()),
+        None => doc.as_ref().and_then(|l| l.graph.clone()),
     };
-    limits.description(look.as_ref(), graph.as_ref())?;
+    limits.description(doc.as_ref(), graph.as_ref())?;
     if body.points.is_none() {
         let size = body
             .size
-            .or_else(|| look.as_ref().and_then(|l| l.view.size))
+            .or_else(|| doc.as_ref().and_then(|l| l.view.size))
             .unwrap_or([512, 512]);
         limits.size(size)?;
     }
-    Ok(Description { look, expr, body })
+    Ok(Description { doc, expr, body })
 }
 
 impl Description {
@@ -259,11 +259,11 @@ impl Description {
     /// other than the config's shows the same view (`--same-view`).
     fn render_args(&self, size: Option<[u32; 2]>) -> Result<RenderArgs, Refusal> {
         let mut args = crate::parse_render(&["preview.png", "--quiet"]).map_err(|e| (500, e))?;
-        args.stack.doc = self.look.clone();
+        args.stack.doc = self.doc.clone();
         args.stack.expr = self.expr.clone();
         if let Some([width, height]) = size {
             args.size = Some(Size { width, height });
-            args.same_view = self.look.as_ref().is_some_and(|l| l.view.size.is_some());
+            args.same_view = self.doc.as_ref().is_some_and(|l| l.view.size.is_some());
         }
         Ok(args)
     }
@@ -355,8 +355,8 @@ async fn analyze(State(shared): State<Shared>, body: Result<Bytes, BytesRejectio
         let bytes = read(body, &shared.limits)?;
         let mut d = describe(&bytes, &shared.limits)?;
         // The values, not the slopes of a normal map.
-        if let Some(look) = &mut d.look {
-            look.pixels = Default::default();
+        if let Some(doc) = &mut d.doc {
+            doc.pixels = Default::default();
         }
         let mut args = d.render_args(d.body.size.or(Some([256, 256])))?;
         // Measured, so that a graph with an unbounded documented range (a
@@ -405,11 +405,11 @@ async fn export_config(
         let bytes = read(body, &shared.limits)?;
         let d = describe(&bytes, &shared.limits)?;
         let args = d.render_args(d.body.size)?;
-        let look = compute(&shared, move |_| {
+        let doc = compute(&shared, move |_| {
             render::resolve(&args).map_err(MemoryError::Usage)
         })
         .await?;
-        export::all(&look).map_err(|e| (500, e))
+        export::all(&doc).map_err(|e| (500, e))
     };
     match run.await {
         Ok(v) => axum::Json(v).into_response(),
@@ -442,7 +442,7 @@ async fn sample(State(shared): State<Shared>, body: Result<Bytes, BytesRejection
             ));
         }
         let args = StackArgs {
-            doc: d.look.take(),
+            doc: d.doc.take(),
             expr: d.expr.take(),
             ..StackArgs::default()
         };
@@ -520,7 +520,7 @@ mod tests {
         let ranges = options("range");
         assert_eq!(ranges, [("documented", "documented"), ("auto", "auto")]);
         for (value, _) in ranges {
-            let spec: Result<crate::look::RangeSpec, _> = serde_json::from_value(json!(value));
+            let spec: Result<crate::document::RangeSpec, _> = serde_json::from_value(json!(value));
             assert!(spec.is_ok(), "range = {value:?} is not a config value");
         }
         for ramp in RAMPS {

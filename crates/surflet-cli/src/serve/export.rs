@@ -9,25 +9,25 @@
 use serde_json::{Value, json};
 use surflet::Graph;
 
+use crate::document::{Document, RangeSpec};
 use crate::imaging::color::NormalFormat;
-use crate::look::{Document, RangeSpec};
 use crate::render::{self, Mode};
 use crate::stack_args;
 
 /// What `POST /api/export` answers.
-pub fn all(look: &Document) -> Result<Value, String> {
-    let graph = look
+pub fn all(doc: &Document) -> Result<Value, String> {
+    let graph = doc
         .graph
         .clone()
-        .unwrap_or_else(|| Graph::stack(look.stack.clone()));
+        .unwrap_or_else(|| Graph::stack(doc.stack.clone()));
     let expr = graph.to_expr().ok();
-    let json_text = look.to_json().map_err(|e| e.to_string())?;
-    let (command, note) = match command(look) {
+    let json_text = doc.to_json().map_err(|e| e.to_string())?;
+    let (command, note) = match command(doc) {
         Ok(c) => (Some(c), None),
         Err(e) => (None, Some(e)),
     };
     Ok(json!({
-        "toml": look.to_toml().map_err(|e| e.to_string())?,
+        "toml": doc.to_toml().map_err(|e| e.to_string())?,
         "json": json_text,
         "config": serde_json::from_str::<Value>(&json_text).map_err(|e| e.to_string())?,
         "expr": expr,
@@ -39,15 +39,15 @@ pub fn all(look: &Document) -> Result<Value, String> {
 /// The output file the command writes.
 const OUTPUT: &str = "noise.png";
 
-/// A `surflet render` command that reproduces `look`, checked.
-pub fn command(look: &Document) -> Result<String, String> {
-    let args = arguments(look)?;
+/// A `surflet render` command that reproduces `doc`, checked.
+pub fn command(doc: &Document) -> Result<String, String> {
+    let args = arguments(doc)?;
     let strs: Vec<&str> = std::iter::once(OUTPUT)
         .chain(args.iter().map(String::as_str))
         .collect();
     let parsed = crate::parse_render(&strs)?;
     let again = render::resolve(&parsed)?;
-    if again != *look {
+    if again != *doc {
         return Err(
             "this config has keys that no flag sets; render it with --config and the TOML above"
                 .into(),
@@ -69,18 +69,18 @@ fn quote(s: &str) -> String {
     }
 }
 
-/// The flags for `look` (without OUTPUT).
-fn arguments(look: &Document) -> Result<Vec<String>, String> {
+/// The flags for `doc` (without OUTPUT).
+fn arguments(doc: &Document) -> Result<Vec<String>, String> {
     let mut a: Vec<String> = Vec::new();
-    if let Some(g) = &look.graph {
+    if let Some(g) = &doc.graph {
         flag(&mut a, "--expr", g.to_expr().map_err(|e| e.to_string())?);
     } else {
         // The warp fractal's amplitude, offset, weight and normalisation
         // have no flags: a config that sets them gets no command (the check
         // in `command` finds the difference).
-        a.extend(stack_args::command_line(&look.stack));
+        a.extend(stack_args::command_line(&doc.stack));
     }
-    let v = &look.view;
+    let v = &doc.view;
     if let Some([w, h]) = v.size {
         flag(&mut a, "--size", format!("{w}x{h}"));
     }
@@ -103,7 +103,7 @@ fn arguments(look: &Document) -> Result<Vec<String>, String> {
     if let Some(w) = v.w {
         flag(&mut a, "--w", w.to_string());
     }
-    let p = &look.pixels;
+    let p = &doc.pixels;
     if let Some(mode) = p.mode
         && mode != Mode::Gray
     {
@@ -125,7 +125,7 @@ fn arguments(look: &Document) -> Result<Vec<String>, String> {
     {
         flag(&mut a, "--normal-format", f.name().to_string());
     }
-    if look.animation.frames.is_some_and(|n| n > 1) {
+    if doc.animation.frames.is_some_and(|n| n > 1) {
         return Err("the command line for animations is not generated here".into());
     }
     Ok(a)

@@ -5,7 +5,7 @@ use std::time::Duration;
 use serde::Serialize;
 use surflet::{Graph, Stack};
 
-use crate::look::Document;
+use crate::document::Document;
 
 /// The server's limits (documented in `surflet serve --help`).
 #[derive(Clone, Debug, Serialize)]
@@ -69,7 +69,7 @@ impl Limits {
     /// Checks the octaves and depth of a description.
     pub fn description(
         &self,
-        look: Option<&Document>,
+        doc: Option<&Document>,
         graph: Option<&Graph>,
     ) -> Result<(), Refusal> {
         if let Some(g) = graph {
@@ -85,9 +85,9 @@ impl Limits {
             }
             self.graph_octaves(g)?;
         }
-        if let Some(look) = look {
-            self.stack_octaves(&look.stack)?;
-            if let Some(n) = look.animation.frames
+        if let Some(doc) = doc {
+            self.stack_octaves(&doc.stack)?;
+            if let Some(n) = doc.animation.frames
                 && n > 1
             {
                 return Err((
