@@ -215,7 +215,7 @@ unsafe fn make(
 /// Makes a handle to the plain noise `name` with `seed`, in `dims`
 /// dimensions (1 to 4), and stores it in `*out`.
 ///
-/// `name` is one of `value`, `perlin`, `simplex`, `simplex-value`,
+/// `name` is one of `value`, `value-cubic`, `perlin`, `simplex`, `simplex-value`,
 /// `opensimplex2`, `opensimplex2s` and `cellular`: the names of
 /// `surflet sample`, whose values it gives bit for bit. (Periods, cellular
 /// options, fractals and warps are a config's: [`surflet_config_new`].)

@@ -145,7 +145,7 @@ fractal, one octave of the noise). This file, saved as is, renders one tile
 of warped, ridged cellular noise:
 
   version = 2            # the config format (surflet help config)
-  noise = \"cellular\"     # value, perlin, simplex, simplex-value,
+  noise = \"cellular\"     # value, value-cubic, perlin, simplex, simplex-value,
                          #   opensimplex2, opensimplex2s, cellular
   seed = 42              # see below
   frequency = 0.5        # lattice cells per world unit

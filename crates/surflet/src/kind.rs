@@ -30,6 +30,7 @@ macro_rules! noise_kinds {
         /// | kind | lattice | corner quantity | range |
         /// |---|---|---|---|
         /// | [`Value`](NoiseKind::Value) | hypercube, quintic blend | value in (-1, 1) | (-1, 1) |
+        /// | [`ValueCubic`](NoiseKind::ValueCubic) | hypercube, Catmull-Rom over 4^D points | value in (-1, 1) | (-1, 1) |
         /// | [`Perlin`](NoiseKind::Perlin) | hypercube, quintic blend | gradient ramp | [-1, 1] |
         /// | [`Simplex`](NoiseKind::Simplex) | simplex, radius² ½ | gradient ramp | [-1, 1] |
         /// | [`SimplexValue`](NoiseKind::SimplexValue) | simplex, radius² ½ | value in (-1, 1) | (-1, 1) |
@@ -121,6 +122,21 @@ noise_kinds! { $;
         kernels: (
             crate::kernel::select::HypercubeK<false, false>,
             crate::kernel::select::HypercubeK<false, true>,
+        ),
+    }
+    /// Cubic value noise: value noise's lattice values (the same at each
+    /// lattice point, for the same seed) joined by Catmull-Rom splines over
+    /// the 4 lattice points around the point on each axis, so the gradient
+    /// is continuous too; FastNoiseLite's `ValueCubic` with the spline's
+    /// own slopes (its are twice these).
+    ValueCubic {
+        name: "value-cubic",
+        summary: "surflet cubic value noise (Catmull-Rom)",
+        periodic: [1, 2, 3, 4],
+        nd: None,
+        kernels: (
+            crate::kernel::select::ValueCubicK<false>,
+            crate::kernel::select::ValueCubicK<true>,
         ),
     }
     /// Improved Perlin noise: gradient ramps at the cube corners, blended with

@@ -335,8 +335,9 @@ mod every_key {
         flags
     }
 
-    const KINDS: [&str; 7] = [
+    const KINDS: [&str; 8] = [
         "value",
+        "value-cubic",
         "perlin",
         "simplex",
         "simplex-value",

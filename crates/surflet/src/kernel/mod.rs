@@ -20,6 +20,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub(crate) mod cellular;
+pub(crate) mod cubic;
 mod gradients;
 mod hash;
 pub(crate) mod hypercube;

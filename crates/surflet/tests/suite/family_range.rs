@@ -215,3 +215,8 @@ fn range_opensimplex2() {
 fn range_opensimplex2s() {
     all(NoiseKind::OpenSimplex2S);
 }
+
+#[test]
+fn range_value_cubic() {
+    all(NoiseKind::ValueCubic);
+}
