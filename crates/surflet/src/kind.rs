@@ -135,8 +135,8 @@ noise_kinds! { $;
         periodic: [1, 2, 3, 4],
         nd: None,
         kernels: (
-            crate::kernel::select::ValueCubicK<false>,
-            crate::kernel::select::ValueCubicK<true>,
+            crate::kernel::cubic::ValueCubicK<false>,
+            crate::kernel::cubic::ValueCubicK<true>,
         ),
     }
     /// Improved Perlin noise: gradient ramps at the cube corners, blended with

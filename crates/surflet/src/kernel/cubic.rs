@@ -21,6 +21,7 @@
 //! values is independent, so the bound is a supremum, and the noise is
 //! scaled by `(4/5)^D` (times [`MARGIN`]) onto (−1, 1) (`docs/RANGES.md`).
 
+use super::select::Kernel;
 use super::{LaneParams, MARGIN, PRIMES, lattice_value, lowbias32, poison, split, split_periodic};
 use crate::simd::Simd;
 
@@ -167,6 +168,20 @@ pub(crate) fn value_cubic<S: Simd, const D: usize, const P: bool>(
     let scale = s.c(CUBIC_SCALE[D - 1]);
     let v = s.add(s.mul(done.v, scale), poison(s, &p));
     (v, done.d.map(|g| s.mul(g, scale)))
+}
+
+/// Cubic value noise: Catmull-Rom splines through the lattice values.
+#[derive(Clone, Copy)]
+pub(crate) struct ValueCubicK<const P: bool>;
+
+impl<const D: usize, const P: bool> Kernel<D> for ValueCubicK<P> {
+    type Cache<S: Simd> = ();
+    #[inline(always)]
+    fn new_cache<S: Simd>(_: S, _: bool) {}
+    #[inline(always)]
+    fn eval<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
+        value_cubic::<S, D, P>(s, field, p)
+    }
 }
 
 #[cfg(test)]

@@ -248,20 +248,6 @@ impl<const D: usize, const SUPER: bool> Kernel<D> for OpenSimplexK<SUPER> {
     }
 }
 
-/// Cubic value noise: Catmull-Rom splines through the lattice values.
-#[derive(Clone, Copy)]
-pub(crate) struct ValueCubicK<const P: bool>;
-
-impl<const D: usize, const P: bool> Kernel<D> for ValueCubicK<P> {
-    type Cache<S: Simd> = ();
-    #[inline(always)]
-    fn new_cache<S: Simd>(_: S, _: bool) {}
-    #[inline(always)]
-    fn eval<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
-        super::cubic::value_cubic::<S, D, P>(s, field, p)
-    }
-}
-
 #[derive(Clone, Copy)]
 pub(crate) struct CellularK<const P: bool>;
 

@@ -6,10 +6,9 @@
 use super::{bad, c, lit, vec};
 use crate::error::Error;
 use crate::kernel::MARGIN;
+use crate::kernel::cubic::ValueCubicK;
 use crate::kernel::hypercube::PERLIN_SCALE;
-use crate::kernel::select::{
-    CellularK, HypercubeK, OpenSimplexK, SimplexK, SimplexValueK, ValueCubicK,
-};
+use crate::kernel::select::{CellularK, HypercubeK, OpenSimplexK, SimplexK, SimplexValueK};
 use crate::kernel::simplex::{HEX_SX, HEX_SY, SIMPLEX_SCALE, SIMPLEX_VALUE_SCALE};
 use crate::noise::{Noise, NoiseKind};
 use crate::prelude_internal::*;
