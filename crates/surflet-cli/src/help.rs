@@ -53,8 +53,9 @@ Grammar: calls with positional and named arguments, numbers, + - * /, unary
 minus, parentheses, lists [a, b] and names or \"strings\" as values.
 
 Leaves (a noise stack each):
-  value() perlin() simplex() simplex_value() opensimplex2() opensimplex2s()
-  cellular()          seed=, frequency=, period=[..], offset=[..];
+  value() value_cubic() perlin() simplex() simplex_value() opensimplex2()
+  opensimplex2s() cellular()
+                      seed=, frequency=, period=[..], offset=[..];
                       cellular: distance=, return=\"f2-f1\", jitter=
   fbm(N) ridged(N) billow(N) turbulence(N) hybrid(N)
                       octaves=, lacunarity=, gain=, amplitude=,
