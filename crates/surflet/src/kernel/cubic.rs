@@ -91,13 +91,9 @@ fn axis<S: Simd, const P: bool>(
     let cells = if P {
         // c is in [0, cells): each neighbour wraps within the tile.
         let n = field.period.cells[a];
-        let next = |x: S::U| {
-            let y = s.u_add(x, one);
-            s.u_blend(s.u_eq(y, n), s.u_splat(0), y)
-        };
         let prev = s.u_blend(s.u_eq(c, s.u_splat(0)), s.u_sub(n, one), s.u_sub(c, one));
-        let c1 = next(c);
-        [prev, c, c1, next(c1)]
+        let c1 = next_in(s, c, n);
+        [prev, c, c1, next_in(s, c1, n)]
     } else {
         [
             s.u_sub(c, one),
@@ -106,7 +102,18 @@ fn axis<S: Simd, const P: bool>(
             s.u_add(c, s.u_splat(2)),
         ]
     };
-    (cells.map(|c| s.u_mul(c, prime)), fr)
+    let mut primed = cells;
+    for p in primed.iter_mut() {
+        *p = s.u_mul(*p, prime);
+    }
+    (primed, fr)
+}
+
+/// The cell after `c` in a tile of `n` cells.
+#[inline(always)]
+fn next_in<S: Simd>(s: S, c: S::U, n: S::U) -> S::U {
+    let y = s.u_add(c, s.u_splat(1));
+    s.u_blend(s.u_eq(y, n), s.u_splat(0), y)
 }
 
 /// Cubic value noise at `p`: the value in (−1, 1) and its gradient.
@@ -148,14 +155,14 @@ pub(crate) fn value_cubic<S: Simd, const D: usize, const P: bool>(
                 break;
             }
             let [n0, n1, n2] = waiting[a];
-            let four = [n0, n1, n2, node];
+            let values = [n0.v, n1.v, n2.v, node.v];
             let mut next = Node {
-                v: spline(s, t[a], four.map(|n| n.v)),
+                v: spline(s, t[a], values),
                 d: [zero; D],
             };
-            next.d[a] = spline_slope(s, t[a], four.map(|n| n.v));
+            next.d[a] = spline_slope(s, t[a], values);
             for b in 0..a {
-                next.d[b] = spline(s, t[a], four.map(|n| n.d[b]));
+                next.d[b] = spline(s, t[a], [n0.d[b], n1.d[b], n2.d[b], node.d[b]]);
             }
             node = next;
             a += 1;
@@ -167,7 +174,11 @@ pub(crate) fn value_cubic<S: Simd, const D: usize, const P: bool>(
     }
     let scale = s.c(CUBIC_SCALE[D - 1]);
     let v = s.add(s.mul(done.v, scale), poison(s, &p));
-    (v, done.d.map(|g| s.mul(g, scale)))
+    let mut g = done.d;
+    for g in g.iter_mut() {
+        *g = s.mul(*g, scale);
+    }
+    (v, g)
 }
 
 /// Cubic value noise: Catmull-Rom splines through the lattice values.
