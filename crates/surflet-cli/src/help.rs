@@ -53,8 +53,7 @@ Grammar: calls with positional and named arguments, numbers, + - * /, unary
 minus, parentheses, lists [a, b] and names or \"strings\" as values.
 
 Leaves (a noise stack each):
-  value() value_cubic() perlin() simplex() simplex_value() opensimplex2()
-  opensimplex2s() cellular()
+{leaves}
                       seed=, frequency=, period=[..], offset=[..];
                       cellular: distance=, return=\"f2-f1\", jitter=
   fbm(N) ridged(N) billow(N) turbulence(N) hybrid(N)
@@ -146,8 +145,7 @@ fractal, one octave of the noise). This file, saved as is, renders one tile
 of warped, ridged cellular noise:
 
   version = 2            # the config format (surflet help config)
-  noise = \"cellular\"     # value, value-cubic, perlin, simplex, simplex-value,
-                         #   opensimplex2, opensimplex2s, cellular
+  noise = \"cellular\"     # {kinds}
   seed = 42              # see below
   frequency = 0.5        # lattice cells per world unit
   period = [4, 4]        # optional: repeat every period/frequency units
@@ -250,8 +248,56 @@ without a scale gets the default 1/64. The [view], [pixels] and [animation]
 tables need `version = 2`. A version this surflet does not know is refused.
 ";
 
+/// `words` joined by `sep`, in lines of at most 78 columns: the first after
+/// `first` columns already written, the others after `indent`.
+fn wrap(words: impl IntoIterator<Item = String>, sep: &str, first: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let mut column = first;
+    for (i, word) in words.into_iter().enumerate() {
+        if i > 0 {
+            let sep = if column + sep.len() + word.len() > 78 {
+                out.push_str(sep.trim_end());
+                out.push('\n');
+                out.push_str(indent);
+                column = indent.len();
+                ""
+            } else {
+                sep
+            };
+            out.push_str(sep);
+            column += sep.len();
+        }
+        out.push_str(&word);
+        column += word.len();
+    }
+    out
+}
+
+/// A topic's text with the noise kinds filled in from the library's
+/// registry, so that a new kind needs no edit here.
+fn fill(text: &str) -> String {
+    let kinds = surflet::NoiseKind::ALL;
+    // The stacks topic's example: `noise = "cellular"     # ` is 25
+    // columns wide.
+    let names = wrap(
+        kinds.map(|k| k.name().to_string()),
+        ", ",
+        27,
+        "                         #   ",
+    );
+    // The expression language's leaf functions, as it spells them.
+    let leaves = wrap(
+        kinds.map(|k| format!("{}()", k.name().replace('-', "_"))),
+        " ",
+        2,
+        "  ",
+    );
+    text.replace("{kinds}", &names)
+        .replace("{leaves}", &format!("  {leaves}"))
+}
+
 /// The text of `topic`, if it is one.
-pub fn topic(name: &str) -> Option<&'static str> {
+pub fn topic(name: &str) -> Option<String> {
     // Other words people reach for.
     let name = match name {
         "expr" | "expression" | "expressions" | "graph" => "graphs",
@@ -263,7 +309,7 @@ pub fn topic(name: &str) -> Option<&'static str> {
     TOPICS
         .iter()
         .find(|(n, _, _)| *n == name)
-        .map(|(_, _, text)| *text)
+        .map(|(_, _, text)| fill(text))
 }
 
 #[cfg(test)]
@@ -273,7 +319,8 @@ mod tests {
     /// The kinds in the stacks topic's example are the library's.
     #[test]
     fn stacks_name_every_noise_kind() {
-        let flat = STACKS.split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = topic("stacks").unwrap();
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
         for kind in surflet::NoiseKind::ALL {
             assert!(
                 flat.contains(&format!(" {},", kind.name()))
@@ -281,13 +328,14 @@ mod tests {
                 "{kind:?}"
             );
         }
+        assert!(!text.contains('{'), "a placeholder left:\n{text}");
     }
 
     #[test]
     fn topic_lines_fit_80_columns() {
-        for (name, summary, text) in TOPICS {
+        for (name, summary, _) in TOPICS {
             assert!(summary.len() + 15 <= 80, "{name}");
-            for line in text.lines() {
+            for line in topic(name).unwrap().lines() {
                 assert!(line.chars().count() <= 78, "{name}: {line:?}");
             }
         }

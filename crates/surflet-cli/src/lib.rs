@@ -249,7 +249,7 @@ fn run_help(args: &help::HelpArgs) -> Result<(), CliError> {
     let text = match args.topic.as_deref() {
         None => command.render_long_help().to_string(),
         Some(topic) => match help::topic(topic) {
-            Some(text) => text.to_string(),
+            Some(text) => text,
             None => match command.find_subcommand_mut(topic) {
                 Some(sub) if topic != "help" => sub
                     .clone()
