@@ -9,6 +9,7 @@
 //! A fuzz target's body, shared by `fuzz/fuzz_targets/kernels.rs` (libFuzzer)
 //! and the CLI's test `fuzz_corpus`, which replays the committed corpus.
 use arbitrary::{Arbitrary, Unstructured};
+use surflet::dynamic::{DynField, GradientOut, Points};
 use surflet::{Float, Isa, Noise, NoiseKind};
 
 /// The fuzzer's structured input: a kind and dimension, a seed, an optional
@@ -27,7 +28,7 @@ fn same<F: Float>(a: F, b: F) -> bool {
     a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
 }
 
-fn check<F: Float, const D: usize>(noise: &Noise<D>, points: &[[F; D]]) {
+fn check<F: Float, const D: usize>(noise: &Noise<D>, batch: &DynField, points: &[[F; D]]) {
     let mut batch_in: Vec<Vec<F>> = vec![Vec::new(); D];
     for p in points {
         let s = noise.sample(*p);
@@ -53,13 +54,14 @@ fn check<F: Float, const D: usize>(noise: &Noise<D>, points: &[[F; D]]) {
             batch_in[a].push(p[a]);
         }
     }
-    let coords: [&[F]; D] = std::array::from_fn(|a| batch_in[a].as_slice());
+    let coords: Vec<&[F]> = batch_in.iter().map(|v| &v[..]).collect();
     for isa in Isa::available() {
         let mut out = vec![F::from_f64(0.0); points.len()];
         let mut grad: Vec<Vec<F>> = vec![vec![F::from_f64(0.0); points.len()]; D];
-        let mut it = grad.iter_mut();
-        let g: [&mut [F]; D] = std::array::from_fn(|_| it.next().unwrap().as_mut_slice());
-        noise.fill_on(isa, coords, &mut out, Some(g)).unwrap();
+        let g = GradientOut::Axes(grad.iter_mut().map(|v| &mut v[..]).collect());
+        batch
+            .fill_on(isa, Points::Axes(&coords), &mut out, Some(g))
+            .unwrap();
         for (i, p) in points.iter().enumerate() {
             let s = noise.sample(*p);
             assert!(same(out[i], s.value), "{isa:?} {noise:?} at {p:?}");
@@ -72,25 +74,32 @@ fn check<F: Float, const D: usize>(noise: &Noise<D>, points: &[[F; D]]) {
 
 fn run_dim<const D: usize>(input: &Input, kind: NoiseKind) {
     let mut noise = Noise::<D>::new(kind, input.seed);
+    let mut period = None;
     if let Some(p) = input.period {
-        let period: [u32; D] = std::array::from_fn(|a| u32::from(p[a]));
+        let p: [u32; D] = std::array::from_fn(|a| u32::from(p[a]));
         // Out-of-range or unsupported periods must be errors, not panics.
-        if let Ok(n) = noise.with_period(period) {
+        if let Ok(n) = noise.with_period(p) {
             noise = n;
+            period = Some(p);
         }
     }
+    // The batches through the front ends' erasure of the same noise (the
+    // library compiles its kernels once, for every front end: instantiating
+    // them here again would double this test's build).
+    let batch = DynField::noise(kind, input.seed, period.as_ref().map(|p| &p[..]), None, D)
+        .expect("the period the typed noise took");
     let f64s: Vec<[f64; D]> = input
         .points
         .iter()
         .map(|p| std::array::from_fn(|a| f64::from_bits(p[a])))
         .collect();
-    check(&noise, &f64s);
+    check(&noise, &batch, &f64s);
     let f32s: Vec<[f32; D]> = input
         .points
         .iter()
         .map(|p| std::array::from_fn(|a| f32::from_bits(p[a] as u32)))
         .collect();
-    check(&noise, &f32s);
+    check(&noise, &batch, &f32s);
 }
 
 /// One fuzz input as libFuzzer's bytes, read the way `fuzz_target!` reads a

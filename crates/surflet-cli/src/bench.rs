@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use surflet::{Field, Float, Grid, Isa, NoiseKind};
+use surflet::dynamic::{DynField, GradientOut, Points, Region};
+use surflet::{Float, Isa, NoiseKind};
 
 use crate::CliError;
 use crate::names::NoiseName;
@@ -490,57 +491,61 @@ struct Job<'a> {
 }
 
 impl Job<'_> {
+    /// Times the graph's call through [`DynField`], the erasure every front
+    /// end calls, so that the CLI compiles no kernel of its own (the figures
+    /// are the typed field's: the erasure adds one virtual call per batch).
     fn measure(
         &self,
         graph: &surflet::Graph,
         dims: usize,
         precision: Precision,
     ) -> Result<(u64, Duration), surflet::Error> {
-        macro_rules! go {
-            ($d:literal) => {{
-                let e = graph.build::<$d>()?;
-                match precision {
-                    Precision::F32 => self.run::<f32, $d>(&e),
-                    Precision::F64 => self.run::<f64, $d>(&e),
-                }
-            }};
-        }
-        match dims {
-            1 => go!(1),
-            2 => go!(2),
-            3 => go!(3),
-            _ => go!(4),
+        let field = DynField::graph(graph, dims)?;
+        match precision {
+            Precision::F32 => self.run::<f32>(&field),
+            Precision::F64 => self.run::<f64>(&field),
         }
     }
 
-    fn run<F: Float, const D: usize>(
-        &self,
-        e: &surflet::GraphField<D>,
-    ) -> Result<(u64, Duration), surflet::Error> {
+    fn run<F: Float>(&self, field: &DynField) -> Result<(u64, Duration), surflet::Error> {
+        let d = field.dims();
         // Just off the lattice, so no row starts on lattice points.
-        let origin = [F::from_f64(0.123); D];
-        let shape: [usize; D] = std::array::from_fn(|a| self.shape[a]);
-        let grid = Grid::uniform(origin, [F::from_f64(self.spacing); D], shape)?;
-        let n = grid.len();
+        let origin = vec![F::from_f64(0.123); d];
+        let step = vec![F::from_f64(self.spacing); d];
+        let first = vec![0; d];
+        let shape = &self.shape[..d];
+        let n: usize = shape.iter().product();
         let mut out = vec![F::ZERO; n];
-        let mut grad: Vec<Vec<F>> = vec![vec![F::ZERO; if self.gradient { n } else { 0 }]; D];
+        // Per-axis gradient lists, so that no interleaving pass is timed.
+        let mut grad: Vec<Vec<F>> = vec![vec![F::ZERO; if self.gradient { n } else { 0 }]; d];
+        // The grid's points, one array per axis, x fastest.
         let points: Vec<Vec<F>> = match self.call {
             Call::Grid | Call::Dispatch => Vec::new(),
-            Call::Points => (0..D)
-                .map(|a| (0..n).map(|i| grid.point(i)[a]).collect())
+            Call::Points => (0..d)
+                .map(|a| {
+                    let inner: usize = shape[..a].iter().product();
+                    (0..n)
+                        .map(|i| origin[a] + F::from_f64(((i / inner) % shape[a]) as f64) * step[a])
+                        .collect()
+                })
                 .collect(),
         };
+        let axes: Vec<&[F]> = points.iter().map(|v| &v[..]).collect();
         let mut once = || -> Result<(), surflet::Error> {
-            let g: Option<[&mut [F]; D]> = self.gradient.then(|| {
-                let mut it = grad.iter_mut();
-                std::array::from_fn(|_| it.next().map_or(&mut [][..], |v| &mut v[..]))
-            });
+            let g = self
+                .gradient
+                .then(|| GradientOut::Axes(grad.iter_mut().map(|v| &mut v[..]).collect()));
             match self.call {
-                Call::Grid | Call::Dispatch => e.grid_on(self.isa, &grid, &mut out, g).map(drop),
-                Call::Points => {
-                    let c: [&[F]; D] = std::array::from_fn(|a| &points[a][..]);
-                    e.fill_on(self.isa, c, &mut out, g)
+                Call::Grid | Call::Dispatch => {
+                    let region = Region::Window {
+                        origin: &origin,
+                        step: &step,
+                        start: &first,
+                        shape,
+                    };
+                    field.grid_on(self.isa, region, &mut out, g).map(drop)
                 }
+                Call::Points => field.fill_on(self.isa, Points::Axes(&axes), &mut out, g),
             }
         };
         once()?;

@@ -27,8 +27,10 @@ pub trait DynField<const D: usize>: Send + Sync {
 
 pub(crate) mod sealed {
     use super::DynField;
+    #[cfg(feature = "dynamic")]
     use crate::dynamic::{DynSample, ErasedField, GradientOut, Points, Region};
     use crate::error::Error;
+    #[cfg(feature = "dynamic")]
     use crate::grid::Bounds;
     use crate::simd::{Isa, Op};
 
@@ -48,7 +50,9 @@ pub(crate) mod sealed {
         ) -> Result<(), Error>;
         /// A [`DynField`](crate::dynamic::DynField)'s calls in this
         /// precision.
+        #[cfg(feature = "dynamic")]
         fn dyn_sample(f: &dyn ErasedField, p: &[Self]) -> DynSample<Self>;
+        #[cfg(feature = "dynamic")]
         fn dyn_fill(
             f: &dyn ErasedField,
             isa: Isa,
@@ -56,6 +60,7 @@ pub(crate) mod sealed {
             out: &mut [Self],
             gradient: Option<GradientOut<'_, Self>>,
         ) -> Result<(), Error>;
+        #[cfg(feature = "dynamic")]
         fn dyn_grid(
             f: &dyn ErasedField,
             isa: Isa,
@@ -78,9 +83,11 @@ pub(crate) mod sealed {
         ) -> Result<(), Error> {
             f.fill_f32(isa, coords, out, gradient)
         }
+        #[cfg(feature = "dynamic")]
         fn dyn_sample(f: &dyn ErasedField, p: &[f32]) -> DynSample<f32> {
             f.sample_f32(p)
         }
+        #[cfg(feature = "dynamic")]
         fn dyn_fill(
             f: &dyn ErasedField,
             isa: Isa,
@@ -90,6 +97,7 @@ pub(crate) mod sealed {
         ) -> Result<(), Error> {
             f.fill_f32(isa, points, out, gradient)
         }
+        #[cfg(feature = "dynamic")]
         fn dyn_grid(
             f: &dyn ErasedField,
             isa: Isa,
@@ -114,9 +122,11 @@ pub(crate) mod sealed {
         ) -> Result<(), Error> {
             f.fill_f64(isa, coords, out, gradient)
         }
+        #[cfg(feature = "dynamic")]
         fn dyn_sample(f: &dyn ErasedField, p: &[f64]) -> DynSample<f64> {
             f.sample_f64(p)
         }
+        #[cfg(feature = "dynamic")]
         fn dyn_fill(
             f: &dyn ErasedField,
             isa: Isa,
@@ -126,6 +136,7 @@ pub(crate) mod sealed {
         ) -> Result<(), Error> {
             f.fill_f64(isa, points, out, gradient)
         }
+        #[cfg(feature = "dynamic")]
         fn dyn_grid(
             f: &dyn ErasedField,
             isa: Isa,

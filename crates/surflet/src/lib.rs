@@ -35,6 +35,8 @@
 //! | `rayon` | on | batch and grid calls split over the current rayon pool (same bits as one thread); implies `std` |
 //! | `serde` | on | [`Stack`], [`Graph`] and [`document::Document`] read from and written to TOML and JSON; implies `std` |
 //! | `expr` | on | [`Graph::parse`], the expression language (works without `std`) |
+//! | `dynamic` | off | `dynamic::DynField`, any field with its dimension chosen at run time (what the CLI, the C API and Python call); it compiles every kernel in 1D–8D, both precisions, every instruction set, into this crate, so a program that names its fields' types leaves it off |
+//! | `wgsl` | off | `wgsl`: stacks as WGSL source for GPU pipelines (`surflet-gpu` runs them) |
 //!
 //! With `default-features = false` the crate is `no_std` (it needs
 //! `alloc`): every noise, fractal, warp, curl and stack builds and gives the
@@ -73,6 +75,8 @@ pub mod cellular;
 pub mod curl;
 #[cfg(feature = "serde")]
 pub mod document;
+#[cfg(feature = "dynamic")]
+#[cfg_attr(docsrs, doc(cfg(feature = "dynamic")))]
 pub mod dynamic;
 mod error;
 mod field;
