@@ -19,6 +19,7 @@
 // reads better there than zipped iterators.
 #![allow(clippy::needless_range_loop)]
 
+pub(crate) mod band;
 pub(crate) mod cellular;
 pub(crate) mod cubic;
 mod gradients;

@@ -1,9 +1,8 @@
 //! Static kernel selection: one zero-sized type per (noise, periodic) pair, so
 //! a batch loop is monomorphised for exactly one kernel.
 
-use super::hypercube::{
-    OctaveMap, OctaveSink, RowCache, grid_row, grid_rows, hypercube, octave_rows,
-};
+use super::band::{OctaveMap, OctaveSink, RowCache, grid_row, grid_rows, octave_rows};
+use super::hypercube::hypercube;
 use super::opensimplex::opensimplex;
 use super::simplex::{simplex1, simplex2, simplex2_hex, simplex3, simplex4};
 use super::{LaneParams, resize};
@@ -60,7 +59,7 @@ pub(crate) trait Kernel<const D: usize>: Copy {
         false
     }
     /// One octave over whole grid rows into `sink` (see
-    /// [`octave_rows`](super::hypercube::octave_rows)); `false`, having
+    /// [`octave_rows`](super::band::octave_rows)); `false`, having
     /// sent nothing, where the kernel has no such path.
     #[inline(always)]
     #[allow(

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::kernel::LaneParams;
-use crate::kernel::hypercube::RowCache;
+use crate::kernel::band::RowCache;
 use crate::noise::Noise;
 use crate::simd::Element;
 use crate::simd::Simd;

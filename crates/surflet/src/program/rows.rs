@@ -4,7 +4,7 @@
 use super::*;
 use crate::batch::{self, Lanes};
 use crate::fractal_kind::{FractalKind, LayerAcc, add_octave, end_layer};
-use crate::kernel::hypercube::{BAND_MAX, OctaveMap, OctaveSink, RowCache, Sums};
+use crate::kernel::band::{BAND_MAX, OctaveMap, OctaveSink, RowCache, Sums};
 use crate::kernel::select::{HypercubeK, Kernel};
 use crate::noise::NoiseKind;
 use crate::noise::RowCall;
