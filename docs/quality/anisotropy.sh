@@ -16,6 +16,7 @@ runs=(
     "perlin"
     "perlin --dims 3 --plane diagonal"
     "value"
+    "value-cubic"
     "simplex"
     "simplex --dims 3"
     "simplex --dims 3 --plane diagonal"
