@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use surflet::dynamic::{DynField, GradientOut, Points, Region};
-use surflet::{Float, Isa, NoiseKind};
+use surflet::{Float, Grid, Isa, NoiseKind};
 
 use crate::CliError;
 use crate::names::NoiseName;
@@ -492,8 +492,9 @@ struct Job<'a> {
 
 impl Job<'_> {
     /// Times the graph's call through [`DynField`], the erasure every front
-    /// end calls, so that the CLI compiles no kernel of its own (the figures
-    /// are the typed field's: the erasure adds one virtual call per batch).
+    /// end calls, so that the CLI compiles no kernel of its own. The erasure
+    /// adds per call, not per sample: one virtual call, and for a grid the
+    /// window's coordinate lists (the sum of its sides, not their product).
     fn measure(
         &self,
         graph: &surflet::Graph,
@@ -518,17 +519,19 @@ impl Job<'_> {
         let mut out = vec![F::ZERO; n];
         // Per-axis gradient lists, so that no interleaving pass is timed.
         let mut grad: Vec<Vec<F>> = vec![vec![F::ZERO; if self.gradient { n } else { 0 }]; d];
-        // The grid's points, one array per axis, x fastest.
+        // The grid's points, one array per axis, x fastest: each axis's
+        // coordinates as the grid call computes them (a 1D `Grid`).
         let points: Vec<Vec<F>> = match self.call {
             Call::Grid | Call::Dispatch => Vec::new(),
             Call::Points => (0..d)
                 .map(|a| {
+                    let line = Grid::uniform([origin[a]], [step[a]], [shape[a]])?;
                     let inner: usize = shape[..a].iter().product();
-                    (0..n)
-                        .map(|i| origin[a] + F::from_f64(((i / inner) % shape[a]) as f64) * step[a])
-                        .collect()
+                    Ok((0..n)
+                        .map(|i| line.axis(0)[(i / inner) % shape[a]])
+                        .collect())
                 })
-                .collect(),
+                .collect::<Result<_, surflet::Error>>()?,
         };
         let axes: Vec<&[F]> = points.iter().map(|v| &v[..]).collect();
         let mut once = || -> Result<(), surflet::Error> {
