@@ -208,41 +208,23 @@ pub(crate) fn exec<S: Simd, const D: usize, const W: usize, L: Lanes<S, D, W>>(
                 n - done
             }
             Work::Grid { axes: grid, start } => {
-                let flat = start + done;
-                let nx = grid[0].len();
-                let x0 = flat % nx;
-                let mut row = flat / nx;
-                let mut rest = [S::E::ZERO; D];
-                for a in 1..D {
-                    let m = grid[a].len();
-                    rest[a] = grid[a][row % m];
-                    row /= m;
-                }
-                // Whole rows up to the end of the block or of the y axis
-                // (after which z or w moves) in one call where the lanes
-                // take them.
-                if D >= 2 && x0 == 0 && n - done >= nx {
-                    let ny = grid[1].len();
-                    let y0 = flat / nx % ny;
-                    let count = ((n - done) / nx).min(ny - y0);
-                    let ys = &grid[1][y0..y0 + count];
-                    if lanes.rows(s, grid[0], ys, rest, outs, done, (&mut lo, &mut hi)) {
-                        done += count * nx;
-                        continue;
-                    }
-                }
-                lanes.start_row(rest);
-                let len = (nx - x0).min(n - done);
-                let xs = &grid[0][x0..x0 + len];
-                if lanes.row(s, xs, outs, done, (&mut lo, &mut hi)) {
-                    done += len;
+                let at = GridAt::find(grid, start + done, n - done);
+                if let Some(ys) = at.ys
+                    && lanes.rows(s, grid[0], ys, at.rest, outs, done, (&mut lo, &mut hi))
+                {
+                    done += ys.len() * grid[0].len();
                     continue;
                 }
-                axes[0] = xs;
-                for a in 1..D {
-                    splat[a] = [rest[a]; 16];
+                lanes.start_row(at.rest);
+                if lanes.row(s, at.xs, outs, done, (&mut lo, &mut hi)) {
+                    done += at.xs.len();
+                    continue;
                 }
-                len
+                axes[0] = at.xs;
+                for a in 1..D {
+                    splat[a] = [at.rest[a]; 16];
+                }
+                at.xs.len()
             }
         };
         for a in 0..D {
@@ -266,6 +248,51 @@ pub(crate) fn exec<S: Simd, const D: usize, const W: usize, L: Lanes<S, D, W>>(
     reduce_bounds(s, lo, hi)
 }
 
+/// Where a grid's flat index `flat` lies, with `left` points left in the
+/// block: the rest of its row, the coordinates on axes 1.. (entry 0
+/// unused), and where the row starts a run of whole rows up to the end of
+/// the block or of the y axis (after which z or w moves), their y
+/// coordinates.
+///
+/// Out of line and generic over the element and the dimension only, not
+/// over the lanes: [`exec`] is instantiated per kernel, dimension, lane
+/// type and gradient flag, and this bookkeeping, once in each, was a
+/// sixth of the library's LLVM IR before optimisation. It runs once per
+/// row.
+struct GridAt<'a, E, const D: usize> {
+    xs: &'a [E],
+    rest: [E; D],
+    ys: Option<&'a [E]>,
+}
+
+impl<'a, E: Element, const D: usize> GridAt<'a, E, D> {
+    #[inline(always)]
+    fn find(grid: [&'a [E]; D], flat: usize, left: usize) -> Self {
+        let nx = grid[0].len();
+        let x0 = flat % nx;
+        let mut row = flat / nx;
+        let mut rest = [E::ZERO; D];
+        for a in 1..D {
+            let m = grid[a].len();
+            rest[a] = grid[a][row % m];
+            row /= m;
+        }
+        let ys = if D >= 2 && x0 == 0 && left >= nx {
+            let ny = grid[1].len();
+            let y0 = flat / nx % ny;
+            let count = (left / nx).min(ny - y0);
+            Some(&grid[1][y0..y0 + count])
+        } else {
+            None
+        };
+        GridAt {
+            xs: &grid[0][x0..x0 + (nx - x0).min(left)],
+            rest,
+            ys,
+        }
+    }
+}
+
 /// A padded tail's points and outputs (see [`segment`]).
 struct Tail<E, const D: usize, const W: usize> {
     ins: [[E; 16]; D],
@@ -278,9 +305,9 @@ struct Tail<E, const D: usize, const W: usize> {
 /// widening `lo`/`hi` by output 0 if `keep_bounds`.
 ///
 /// The whole vectors are read and written in place through pointers, the
-/// bounds checked once here rather than per vector; the padded tail goes
-/// once more through the same loop from scratch buffers, so the kernel is
-/// inlined once.
+/// bounds checked once ([`Passes::new`]); the padded tail goes once more
+/// through the same loop from scratch buffers, so the kernel is inlined
+/// once.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, reason = "one segment's whole context")]
 fn segment<S: Simd, const D: usize, const W: usize, L: Lanes<S, D, W>>(
@@ -294,58 +321,20 @@ fn segment<S: Simd, const D: usize, const W: usize, L: Lanes<S, D, W>>(
     scratch: &mut Tail<S::E, D, W>,
     (lo, hi): (&mut S::F, &mut S::F),
 ) {
-    let l = S::LANES;
     let m = lanes.outputs();
-    let whole = len / l;
-    let tail = len % l;
-    let step: [usize; D] = core::array::from_fn(|a| if axes[a].len() == len { l } else { 0 });
-    for a in 0..D {
-        // A read axis has `len` coordinates; a splatted one a vector's.
-        assert!(step[a] == l || axes[a].len() >= l);
-    }
-    for o in outs.iter() {
-        assert!(o.len() >= at + len);
-    }
-    // The padded tail's points (by `pad_tail`) and its outputs.
-    let Tail {
-        ins: tail_in,
-        outs: tail_out,
-    } = scratch;
-    if tail > 0 {
-        for a in 0..D {
-            let src = if step[a] == 0 {
-                &axes[a][..tail]
-            } else {
-                &axes[a][whole * l..len]
-            };
-            pad_tail(src, &mut tail_in[a]);
-        }
-    }
+    let passes = Passes::new(S::LANES, axes, len, outs, at, scratch);
     let mut r = [s.zero(); W];
     let (mut vlo, mut vhi) = (*lo, *hi);
-    for pass in 0..2 {
-        let (count, mut src, mut dst, out_step, in_step) = if pass == 0 {
-            let src: [*const S::E; D] = core::array::from_fn(|a| axes[a].as_ptr());
-            let mut dst = [core::ptr::null_mut(); W];
-            for (k, o) in outs.iter_mut().enumerate() {
-                dst[k] = o[at..].as_mut_ptr();
+    for pass in &passes.passes[..passes.count] {
+        let (mut src, mut dst) = (pass.src, pass.dst);
+        for _ in 0..pass.vectors {
+            let mut p = [s.zero(); D];
+            for a in 0..D {
+                // SAFETY: `Passes::new` checked that `pass.vectors` steps
+                // of `pass.src_step` and `pass.dst_step` stay within the
+                // slices (or the scratch buffers) the pointers point into.
+                p[a] = unsafe { s.load_ptr(src[a]) };
             }
-            (whole, src, dst, l, step)
-        } else {
-            if tail == 0 {
-                break;
-            }
-            let src: [*const S::E; D] = core::array::from_fn(|a| tail_in[a].as_ptr());
-            let dst: [*mut S::E; W] = core::array::from_fn(|k| tail_out[k].as_mut_ptr());
-            (1, src, dst, 0, [0; D])
-        };
-        for _ in 0..count {
-            // SAFETY: in the first pass `count` is the segment's whole
-            // vectors, so every read stays within `axes[a][..len]` (or
-            // re-reads the 16 copies of a splatted axis, step 0) and every
-            // write within `outs[k][at..at + len]`, both asserted above; in
-            // the second, one vector of the 16-element scratch buffers.
-            let p: [S::F; D] = core::array::from_fn(|a| unsafe { s.load_ptr(src[a]) });
             lanes.eval(s, p, &mut r);
             for k in 0..m {
                 // SAFETY: as above.
@@ -360,19 +349,124 @@ fn segment<S: Simd, const D: usize, const W: usize, L: Lanes<S, D, W>>(
                 vhi = s.max(v, vhi);
             }
             for a in 0..D {
-                src[a] = src[a].wrapping_add(in_step[a]);
+                src[a] = src[a].wrapping_add(pass.src_step[a]);
             }
             for k in 0..m {
-                dst[k] = dst[k].wrapping_add(out_step);
+                dst[k] = dst[k].wrapping_add(pass.dst_step);
             }
         }
     }
-    if tail > 0 {
+    passes.finish(outs, at, scratch);
+    (*lo, *hi) = (vlo, vhi);
+}
+
+/// One pass of [`segment`]'s loop: `vectors` vectors read from `src` and
+/// written to `dst`, the pointers moved by the steps after each.
+#[derive(Clone, Copy)]
+struct Pass<E, const D: usize, const W: usize> {
+    vectors: usize,
+    src: [*const E; D],
+    dst: [*mut E; W],
+    src_step: [usize; D],
+    dst_step: usize,
+}
+
+/// [`segment`]'s passes: the whole vectors in place, then the padded tail
+/// (if any) in the scratch buffers.
+///
+/// Made out of line, generic over the element, dimension and outputs only:
+/// `segment` is instantiated per kernel, dimension, lane type and gradient
+/// flag, and this set-up, once in each, was a fifth of the library's LLVM
+/// IR before optimisation. It runs once per segment (a block of points,
+/// or a grid row).
+struct Passes<E, const D: usize, const W: usize> {
+    passes: [Pass<E, D, W>; 2],
+    count: usize,
+    /// Where the tail's outputs go, and how many there are.
+    whole: usize,
+    tail: usize,
+}
+
+impl<E: Element, const D: usize, const W: usize> Passes<E, D, W> {
+    /// Checks the slices, pads the tail into `scratch` and points the
+    /// passes at them, for vectors of `l` lanes.
+    #[inline(always)]
+    fn new(
+        l: usize,
+        axes: [&[E]; D],
+        len: usize,
+        outs: &mut [&mut [E]],
+        at: usize,
+        scratch: &mut Tail<E, D, W>,
+    ) -> Self {
+        let whole = len / l;
+        let tail = len % l;
+        let mut step = [0; D];
+        for a in 0..D {
+            if axes[a].len() == len {
+                step[a] = l;
+            }
+            // A read axis has `len` coordinates; a splatted one a vector's.
+            assert!(step[a] == l || axes[a].len() >= l);
+        }
+        assert!(outs.len() <= W);
+        for o in outs.iter() {
+            assert!(o.len() >= at + len);
+        }
+        let mut main = Pass {
+            vectors: whole,
+            src: [core::ptr::null(); D],
+            dst: [core::ptr::null_mut(); W],
+            src_step: step,
+            dst_step: l,
+        };
+        for a in 0..D {
+            main.src[a] = axes[a].as_ptr();
+        }
         for (k, o) in outs.iter_mut().enumerate() {
-            o[at + whole * l..at + len].copy_from_slice(&tail_out[k][..tail]);
+            main.dst[k] = o[at..].as_mut_ptr();
+        }
+        // The padded tail's points (by `pad_tail`), read and written in
+        // place, one vector of the 16-element buffers.
+        let mut rest = Pass {
+            vectors: 1,
+            src: [core::ptr::null(); D],
+            dst: [core::ptr::null_mut(); W],
+            src_step: [0; D],
+            dst_step: 0,
+        };
+        if tail > 0 {
+            for a in 0..D {
+                let src = if step[a] == 0 {
+                    &axes[a][..tail]
+                } else {
+                    &axes[a][whole * l..len]
+                };
+                pad_tail(src, &mut scratch.ins[a]);
+                rest.src[a] = scratch.ins[a].as_ptr();
+            }
+            for k in 0..W {
+                rest.dst[k] = scratch.outs[k].as_mut_ptr();
+            }
+        }
+        Passes {
+            passes: [main, rest],
+            count: if tail > 0 { 2 } else { 1 },
+            whole: whole * l,
+            tail,
         }
     }
-    (*lo, *hi) = (vlo, vhi);
+
+    /// Copies the tail's outputs from the scratch buffers.
+    #[inline(always)]
+    fn finish(&self, outs: &mut [&mut [E]], at: usize, scratch: &Tail<E, D, W>) {
+        if self.tail > 0 {
+            let at = at + self.whole;
+            for (k, o) in outs.iter_mut().enumerate() {
+                o[at..at + self.tail].copy_from_slice(&scratch.outs[k][..self.tail]);
+            }
+        }
+    }
 }
 
 /// The smallest lane of `lo` and the largest of `hi`.
@@ -626,11 +720,17 @@ pub(crate) fn block_len(n: usize, threads: usize, cap: usize) -> usize {
 /// rayon pool when there is more than one block and thread, and combines
 /// the results. Each output element is computed from its own point alone,
 /// so the split never changes a bit.
-pub(crate) fn run_blocks<E: Send, B: Blocks<E>>(
+///
+/// `work` is a trait object, so that rayon's machinery is compiled once per
+/// element and output type rather than once per field, kernel, dimension
+/// and backend (it was 7 % of the library's LLVM IR before optimisation);
+/// the one virtual call a block costs nothing next to a block's 4096 points
+/// or more.
+pub(crate) fn run_blocks<E: Send, O: Send>(
     outs: Vec<&mut [E]>,
     block: usize,
-    work: &B,
-) -> B::Output {
+    work: &dyn Blocks<E, Output = O>,
+) -> O {
     let n = outs.first().map_or(0, |o| o.len());
     let count = n.div_ceil(block.max(1)).max(1);
     if count == 1 {
