@@ -42,15 +42,8 @@ pub(crate) trait Lanes<S: Simd, const D: usize, const W: usize = 5> {
     /// (−0 as +0). Returns `false`, having done nothing, where it has no
     /// such path.
     #[inline(always)]
-    fn row(
-        &self,
-        s: S,
-        xs: &[S::E],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
-    ) -> bool {
-        let _ = (s, xs, outs, at, bounds);
+    fn row(&self, s: S, xs: &[S::E], dest: Dest<'_, '_, S>) -> bool {
+        let _ = (s, xs, dest);
         false
     }
     /// Evaluates whole grid rows: the rows at y coordinates `ys`, each at
@@ -61,20 +54,30 @@ pub(crate) trait Lanes<S: Simd, const D: usize, const W: usize = 5> {
     /// (−0 as +0). Returns `false`, having done nothing, where it has no
     /// such path.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments, reason = "one run of rows' whole context")]
-    fn rows(
-        &self,
-        s: S,
-        xs: &[S::E],
-        ys: &[S::E],
-        rest: [S::E; D],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
-    ) -> bool {
-        let _ = (s, xs, ys, rest, outs, at, bounds);
+    fn rows(&self, s: S, run: Rows<'_, S::E, D>, dest: Dest<'_, '_, S>) -> bool {
+        let _ = (s, run, dest);
         false
     }
+}
+
+/// A run of whole grid rows (see [`Lanes::rows`]): each row at x
+/// coordinates `xs` (the grid's whole axis 0), one row per y coordinate in
+/// `ys`, the coordinates on the axes after y `rest`'s (entries 0 and 1
+/// unused).
+#[derive(Clone, Copy)]
+pub(crate) struct Rows<'a, E, const D: usize> {
+    pub(crate) xs: &'a [E],
+    pub(crate) ys: &'a [E],
+    pub(crate) rest: [E; D],
+}
+
+/// Where a stretch of results goes: output `k` of its point `i` to
+/// `outs[k][at + i]`, with `bounds` (the smallest and largest value so
+/// far, lane by lane) widened by output 0, −0 counted as +0.
+pub(crate) struct Dest<'a, 'o, S: Simd> {
+    pub(crate) outs: &'a mut [&'o mut [S::E]],
+    pub(crate) at: usize,
+    pub(crate) bounds: (&'a mut S::F, &'a mut S::F),
 }
 
 /// What a block evaluates at: a slice of a point array, or a stretch of a
@@ -210,13 +213,30 @@ pub(crate) fn exec<S: Simd, const D: usize, const W: usize, L: Lanes<S, D, W>>(
             Work::Grid { axes: grid, start } => {
                 let at = GridAt::find(grid, start + done, n - done);
                 if let Some(ys) = at.ys
-                    && lanes.rows(s, grid[0], ys, at.rest, outs, done, (&mut lo, &mut hi))
+                    && lanes.rows(
+                        s,
+                        Rows {
+                            xs: grid[0],
+                            ys,
+                            rest: at.rest,
+                        },
+                        Dest {
+                            outs,
+                            at: done,
+                            bounds: (&mut lo, &mut hi),
+                        },
+                    )
                 {
                     done += ys.len() * grid[0].len();
                     continue;
                 }
                 lanes.start_row(at.rest);
-                if lanes.row(s, at.xs, outs, done, (&mut lo, &mut hi)) {
+                let dest = Dest {
+                    outs,
+                    at: done,
+                    bounds: (&mut lo, &mut hi),
+                };
+                if lanes.row(s, at.xs, dest) {
                     done += at.xs.len();
                     continue;
                 }
@@ -232,17 +252,12 @@ pub(crate) fn exec<S: Simd, const D: usize, const W: usize, L: Lanes<S, D, W>>(
                 axes[a] = &splat[a];
             }
         }
-        segment(
-            s,
-            lanes,
-            axes,
-            len,
+        let dest = Dest {
             outs,
-            done,
-            keep_bounds,
-            &mut tail,
-            (&mut lo, &mut hi),
-        );
+            at: done,
+            bounds: (&mut lo, &mut hi),
+        };
+        segment(s, lanes, axes, len, dest, keep_bounds, &mut tail);
         done += len;
     }
     reduce_bounds(s, lo, hi)
@@ -309,18 +324,20 @@ struct Tail<E, const D: usize, const W: usize> {
 /// through the same loop from scratch buffers, so the kernel is inlined
 /// once.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "one segment's whole context")]
 fn segment<S: Simd, const D: usize, const W: usize, L: Lanes<S, D, W>>(
     s: S,
     lanes: &L,
     axes: [&[S::E]; D],
     len: usize,
-    outs: &mut [&mut [S::E]],
-    at: usize,
+    dest: Dest<'_, '_, S>,
     keep_bounds: bool,
     scratch: &mut Tail<S::E, D, W>,
-    (lo, hi): (&mut S::F, &mut S::F),
 ) {
+    let Dest {
+        outs,
+        at,
+        bounds: (lo, hi),
+    } = dest;
     let m = lanes.outputs();
     let passes = Passes::new(S::LANES, axes, len, outs, at, scratch);
     let mut r = [s.zero(); W];

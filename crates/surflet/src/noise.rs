@@ -1,6 +1,6 @@
 //! The surflet noise family: the public [`Noise`] type.
 
-use crate::batch::{self, Lanes, Source, Work};
+use crate::batch::{self, Dest, Lanes, Rows, Source, Work};
 use crate::cellular::Cellular;
 use crate::error::Error;
 use crate::float::Float;
@@ -372,9 +372,7 @@ struct RowRunCall<'a, 'c, S: Simd, K: Kernel<D>, const D: usize, const GRAD: boo
     field: &'a LaneParams<S>,
     period: &'a [u32; 4],
     xs: &'a [S::E],
-    outs: &'a mut [&'c mut [S::E]],
-    at: usize,
-    bounds: (&'a mut S::F, &'a mut S::F),
+    dest: Dest<'a, 'c, S>,
     cache: &'a mut K::Cache<S>,
 }
 
@@ -384,16 +382,7 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
     type Output = bool;
     #[inline(always)]
     fn call(self, s: S) -> bool {
-        K::row::<S, GRAD>(
-            s,
-            self.field,
-            self.period,
-            self.xs,
-            self.outs,
-            self.at,
-            self.bounds,
-            self.cache,
-        )
+        K::row::<S, GRAD>(s, self.field, self.period, self.xs, self.dest, self.cache)
     }
 }
 
@@ -402,12 +391,8 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
 struct RowsRunCall<'a, 'c, S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> {
     field: &'a LaneParams<S>,
     period: &'a [u32; 4],
-    xs: &'a [S::E],
-    ys: &'a [S::E],
-    rest: [S::E; D],
-    outs: &'a mut [&'c mut [S::E]],
-    at: usize,
-    bounds: (&'a mut S::F, &'a mut S::F),
+    run: Rows<'a, S::E, D>,
+    dest: Dest<'a, 'c, S>,
     cache: &'a mut K::Cache<S>,
 }
 
@@ -417,18 +402,7 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
     type Output = bool;
     #[inline(always)]
     fn call(self, s: S) -> bool {
-        K::rows::<S, GRAD>(
-            s,
-            self.field,
-            self.period,
-            self.xs,
-            self.ys,
-            self.rest,
-            self.outs,
-            self.at,
-            self.bounds,
-            self.cache,
-        )
+        K::rows::<S, GRAD>(s, self.field, self.period, self.run, self.dest, self.cache)
     }
 }
 
@@ -448,14 +422,7 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
         K::start_row(&mut self.cache.borrow_mut(), rest);
     }
     #[inline(always)]
-    fn row(
-        &self,
-        s: S,
-        xs: &[S::E],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
-    ) -> bool {
+    fn row(&self, s: S, xs: &[S::E], dest: Dest<'_, '_, S>) -> bool {
         if !K::ROWS {
             return false;
         }
@@ -467,23 +434,12 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
             field: self.field,
             period: &self.period,
             xs,
-            outs,
-            at,
-            bounds,
+            dest,
             cache: &mut cache,
         })
     }
     #[inline(always)]
-    fn rows(
-        &self,
-        s: S,
-        xs: &[S::E],
-        ys: &[S::E],
-        rest: [S::E; D],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
-    ) -> bool {
+    fn rows(&self, s: S, run: Rows<'_, S::E, D>, dest: Dest<'_, '_, S>) -> bool {
         if !K::ROWS {
             return false;
         }
@@ -492,12 +448,8 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
         s.outline(RowsRunCall::<S, K, D, GRAD> {
             field: self.field,
             period: &self.period,
-            xs,
-            ys,
-            rest,
-            outs,
-            at,
-            bounds,
+            run,
+            dest,
             cache: &mut cache,
         })
     }

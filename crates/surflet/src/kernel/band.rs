@@ -7,7 +7,7 @@
 
 use super::hypercube::{Column, SCALE, axes, axis, column, finish, from_y_first, hypercube};
 use super::{LaneParams, poison};
-use crate::batch::{load_row, store_row, widen};
+use crate::batch::{Dest, Rows, load_row, store_row, widen};
 use crate::prelude_internal::*;
 use crate::simd::Element;
 use crate::simd::{Call, Simd};
@@ -372,11 +372,14 @@ pub(crate) fn grid_row<
     s: S,
     field: &LaneParams<S>,
     xs: &[S::E],
-    outs: &mut [&mut [S::E]],
-    at: usize,
-    (lo, hi): (&mut S::F, &mut S::F),
+    dest: Dest<'_, '_, S>,
     cache: &mut RowCache<S, D>,
 ) -> bool {
+    let Dest {
+        outs,
+        at,
+        bounds: (lo, hi),
+    } = dest;
     let Some(rest) = cache.row else {
         return false;
     };
@@ -421,7 +424,6 @@ pub(crate) fn grid_row<
 /// as [`grid_row`] does it, a NaN row by the point kernel. The rows of one
 /// y cell share their band's columns.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "one run of rows' whole context")]
 pub(crate) fn grid_rows<
     S: Simd,
     const D: usize,
@@ -431,14 +433,15 @@ pub(crate) fn grid_rows<
 >(
     s: S,
     field: &LaneParams<S>,
-    xs: &[S::E],
-    ys: &[S::E],
-    rest: [S::E; D],
-    outs: &mut [&mut [S::E]],
-    at: usize,
-    (lo, hi): (&mut S::F, &mut S::F),
+    Rows { xs, ys, rest }: Rows<'_, S::E, D>,
+    dest: Dest<'_, '_, S>,
     cache: &mut RowCache<S, D>,
 ) -> bool {
+    let Dest {
+        outs,
+        at,
+        bounds: (lo, hi),
+    } = dest;
     if D < 2 {
         return false;
     }
@@ -452,15 +455,12 @@ pub(crate) fn grid_rows<
         cache.start_row(row);
         let at_r = at + r * n;
         r += 1;
-        if grid_row::<S, D, PERLIN, PERIODIC, GRAD>(
-            s,
-            field,
-            xs,
-            outs,
-            at_r,
-            (&mut vlo, &mut vhi),
-            cache,
-        ) {
+        let dest = Dest {
+            outs: &mut *outs,
+            at: at_r,
+            bounds: (&mut vlo, &mut vhi),
+        };
+        if grid_row::<S, D, PERLIN, PERIODIC, GRAD>(s, field, xs, dest, cache) {
             // The next rows of the same band need only their own y
             // quantities: no call, no key.
             let mut p = [s.zero(); D];
@@ -553,10 +553,6 @@ pub(crate) struct OctaveMap<S: Simd, const D: usize> {
 /// caller's per-lane path saturates). The rows of one band share its
 /// columns, and the rows after a band's first need no call.
 #[inline(always)]
-#[allow(
-    clippy::too_many_arguments,
-    reason = "one octave's rows' whole context"
-)]
 pub(crate) fn octave_rows<
     S: Simd,
     const D: usize,
@@ -567,9 +563,7 @@ pub(crate) fn octave_rows<
 >(
     s: S,
     field: &LaneParams<S>,
-    xs: &[S::E],
-    ys: &[S::E],
-    rest: [S::E; D],
+    Rows { xs, ys, rest }: Rows<'_, S::E, D>,
     m: &OctaveMap<S, D>,
     cache: &mut RowCache<S, D>,
     sink: &mut Sk,

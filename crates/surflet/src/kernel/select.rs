@@ -6,6 +6,7 @@ use super::hypercube::hypercube;
 use super::opensimplex::opensimplex;
 use super::simplex::{simplex1, simplex2, simplex2_hex, simplex3, simplex4};
 use super::{LaneParams, resize};
+use crate::batch::{Dest, Rows};
 use crate::simd::Simd;
 
 /// A noise kernel in `D` dimensions.
@@ -26,58 +27,44 @@ pub(crate) trait Kernel<const D: usize>: Copy {
     }
     /// See [`Lanes::row`](crate::batch::Lanes::row).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments, reason = "one row's whole context")]
     fn row<S: Simd, const GRAD: bool>(
         s: S,
         field: &LaneParams<S>,
         period: &[u32; 4],
         xs: &[S::E],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
+        dest: Dest<'_, '_, S>,
         cache: &mut Self::Cache<S>,
     ) -> bool {
-        let _ = (s, field, period, xs, outs, at, bounds, cache);
+        let _ = (s, field, period, xs, dest, cache);
         false
     }
     /// See [`Lanes::rows`](crate::batch::Lanes::rows).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments, reason = "one run of rows' whole context")]
     fn rows<S: Simd, const GRAD: bool>(
         s: S,
         field: &LaneParams<S>,
         period: &[u32; 4],
-        xs: &[S::E],
-        ys: &[S::E],
-        rest: [S::E; D],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
+        run: Rows<'_, S::E, D>,
+        dest: Dest<'_, '_, S>,
         cache: &mut Self::Cache<S>,
     ) -> bool {
-        let _ = (s, field, period, xs, ys, rest, outs, at, bounds, cache);
+        let _ = (s, field, period, run, dest, cache);
         false
     }
     /// One octave over whole grid rows into `sink` (see
     /// [`octave_rows`](super::band::octave_rows)); `false`, having
     /// sent nothing, where the kernel has no such path.
     #[inline(always)]
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "one octave's rows' whole context"
-    )]
     fn octave_rows<S: Simd, const GRAD: bool, Sk: OctaveSink<S, D>>(
         s: S,
         field: &LaneParams<S>,
         period: &[u32; 4],
-        xs: &[S::E],
-        ys: &[S::E],
-        rest: [S::E; D],
+        run: Rows<'_, S::E, D>,
         map: &OctaveMap<S, D>,
         cache: &mut RowCache<S, D>,
         sink: &mut Sk,
     ) -> bool {
-        let _ = (s, field, period, xs, ys, rest, map, cache, sink);
+        let _ = (s, field, period, run, map, cache, sink);
         false
     }
     fn eval<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; D]) -> (S::F, [S::F; D]);
@@ -137,41 +124,33 @@ impl<const D: usize, const PERLIN: bool, const P: bool> Kernel<D> for HypercubeK
         field: &LaneParams<S>,
         _: &[u32; 4],
         xs: &[S::E],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
+        dest: Dest<'_, '_, S>,
         cache: &mut RowCache<S, D>,
     ) -> bool {
-        grid_row::<S, D, PERLIN, P, GRAD>(s, field, xs, outs, at, bounds, cache)
+        grid_row::<S, D, PERLIN, P, GRAD>(s, field, xs, dest, cache)
     }
     #[inline(always)]
     fn rows<S: Simd, const GRAD: bool>(
         s: S,
         field: &LaneParams<S>,
         _: &[u32; 4],
-        xs: &[S::E],
-        ys: &[S::E],
-        rest: [S::E; D],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
+        run: Rows<'_, S::E, D>,
+        dest: Dest<'_, '_, S>,
         cache: &mut RowCache<S, D>,
     ) -> bool {
-        grid_rows::<S, D, PERLIN, P, GRAD>(s, field, xs, ys, rest, outs, at, bounds, cache)
+        grid_rows::<S, D, PERLIN, P, GRAD>(s, field, run, dest, cache)
     }
     #[inline(always)]
     fn octave_rows<S: Simd, const GRAD: bool, Sk: OctaveSink<S, D>>(
         s: S,
         field: &LaneParams<S>,
         _: &[u32; 4],
-        xs: &[S::E],
-        ys: &[S::E],
-        rest: [S::E; D],
+        run: Rows<'_, S::E, D>,
         map: &OctaveMap<S, D>,
         cache: &mut RowCache<S, D>,
         sink: &mut Sk,
     ) -> bool {
-        octave_rows::<S, D, PERLIN, P, GRAD, Sk>(s, field, xs, ys, rest, map, cache, sink);
+        octave_rows::<S, D, PERLIN, P, GRAD, Sk>(s, field, run, map, cache, sink);
         true
     }
     #[inline(always)]

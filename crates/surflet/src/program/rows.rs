@@ -256,8 +256,13 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
                     base: 0,
                     kernel: core::marker::PhantomData,
                 };
+                let run = batch::Rows {
+                    xs: self.xs,
+                    ys: self.ys,
+                    rest: self.rest,
+                };
                 let done = K::octave_rows::<S, GRAD, _>(
-                    s, &o.field, &period, self.xs, self.ys, self.rest, &map, self.cache, &mut sink,
+                    s, &o.field, &period, run, &map, self.cache, &mut sink,
                 );
                 if !done {
                     // No such kernel (`by_octave` admits none): per lane.
@@ -290,17 +295,17 @@ impl<S: Simd, const D: usize, const GRAD: bool> ProgLanes<'_, S, D, GRAD> {
     /// octave, its rows share their bands' columns, and its loop holds
     /// only that octave's work.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments, reason = "one run of rows' whole context")]
-    fn run_rows(
-        &self,
-        s: S,
-        xs_all: &[S::E],
-        ys: &[S::E],
-        rest: [S::E; D],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        (lo, hi): (&mut S::F, &mut S::F),
-    ) -> bool {
+    fn run_rows(&self, s: S, run: batch::Rows<'_, S::E, D>, dest: batch::Dest<'_, '_, S>) -> bool {
+        let batch::Rows {
+            xs: xs_all,
+            ys,
+            rest,
+        } = run;
+        let batch::Dest {
+            outs,
+            at,
+            bounds: (lo, hi),
+        } = dest;
         if !self.by_octave || D < 2 {
             return false;
         }
@@ -402,36 +407,25 @@ impl<S: Simd, const D: usize, const GRAD: bool> Lanes<S, D> for ProgLanes<'_, S,
     }
     /// One row as [`rows`](Lanes::rows) does it.
     #[inline(always)]
-    fn row(
-        &self,
-        s: S,
-        xs: &[S::E],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
-    ) -> bool {
+    fn row(&self, s: S, xs: &[S::E], dest: batch::Dest<'_, '_, S>) -> bool {
         let rest = self.rest.get();
         if D < 2 || rest[1..].iter().any(|v| v.is_nan()) {
             return false;
         }
-        self.run_rows(s, xs, &rest[1..2], rest, outs, at, bounds)
+        let run = batch::Rows {
+            xs,
+            ys: &rest[1..2],
+            rest,
+        };
+        self.run_rows(s, run, dest)
     }
     #[inline(always)]
-    fn rows(
-        &self,
-        s: S,
-        xs: &[S::E],
-        ys: &[S::E],
-        rest: [S::E; D],
-        outs: &mut [&mut [S::E]],
-        at: usize,
-        bounds: (&mut S::F, &mut S::F),
-    ) -> bool {
+    fn rows(&self, s: S, run: batch::Rows<'_, S::E, D>, dest: batch::Dest<'_, '_, S>) -> bool {
         // A NaN row is the per-vector path's.
-        if D < 2 || rest[2..].iter().any(|v| v.is_nan()) || ys.iter().any(|v| v.is_nan()) {
+        if D < 2 || run.rest[2..].iter().any(|v| v.is_nan()) || run.ys.iter().any(|v| v.is_nan()) {
             return false;
         }
-        self.run_rows(s, xs, ys, rest, outs, at, bounds)
+        self.run_rows(s, run, dest)
     }
     #[inline(always)]
     fn outputs(&self) -> usize {
