@@ -13,6 +13,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
+use surflet::Field;
 use surflet::nd::{NdKind, NoiseNd};
 
 const POINTS: usize = 1 << 14;

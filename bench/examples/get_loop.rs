@@ -19,6 +19,7 @@
 //! frequency 0.03, as its API expects).
 use fastnoise_lite::{FastNoiseLite, NoiseType};
 use std::time::Instant;
+use surflet::Field;
 use surflet::{Noise, NoiseKind};
 
 #[inline(always)]

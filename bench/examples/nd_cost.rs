@@ -9,6 +9,7 @@
 //! Prints one tab-separated line per (kind, D, precision).
 
 use std::time::Instant;
+use surflet::Field;
 use surflet::Float;
 use surflet::nd::{NdKind, NoiseNd};
 

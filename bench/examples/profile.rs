@@ -1,6 +1,7 @@
 //! A hot loop for `perf record` (not a benchmark): one workload, repeated.
 //!
 //! `cargo run --release --example profile -- surflet|fn2|get [simplex2|simplex3] [reps]`
+use surflet::Field;
 use surflet::{Isa, Noise, NoiseKind};
 
 fn main() {

@@ -385,6 +385,16 @@ impl<const D: usize> Field<D> for crate::Noise<D> {
     fn get<F: Float>(&self, p: [F; D]) -> F {
         crate::Noise::get(self, p)
     }
+    /// ```
+    /// use surflet::{Field, Noise, NoiseKind};
+    /// let n = Noise::<2>::new(NoiseKind::Simplex, 1);
+    /// let xs: Vec<f32> = (0..100).map(|i| i as f32 * 0.1).collect();
+    /// let ys = vec![0.5f32; 100];
+    /// let mut out = vec![0.0f32; 100];
+    /// n.fill([&xs, &ys], &mut out)?;
+    /// assert_eq!(out[17], n.get([xs[17], 0.5]));
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     fn fill_on<F: Float>(
         &self,
         isa: Isa,
@@ -392,8 +402,18 @@ impl<const D: usize> Field<D> for crate::Noise<D> {
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<(), Error> {
-        crate::Noise::fill_on(self, isa, coords, out, gradient)
+        crate::Noise::batch_fill(self, isa, coords, out, gradient)
     }
+    /// ```
+    /// use surflet::{Field, Grid, Noise, NoiseKind};
+    /// let n = Noise::<3>::new(NoiseKind::Perlin, 5);
+    /// let grid = Grid::uniform([0.0f64; 3], [0.1; 3], [40, 30, 20])?;
+    /// let mut out = vec![0.0; grid.len()];
+    /// let b = n.grid(&grid, &mut out)?;
+    /// assert_eq!(out[1234], n.get(grid.point(1234)));
+    /// assert!(b.min <= out[1234] && out[1234] <= b.max);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     fn grid_on<F: Float>(
         &self,
         isa: Isa,
@@ -401,7 +421,7 @@ impl<const D: usize> Field<D> for crate::Noise<D> {
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<Bounds<F>, Error> {
-        crate::Noise::grid_on(self, isa, grid, out, gradient)
+        crate::Noise::batch_grid(self, isa, grid, out, gradient)
     }
 }
 
@@ -420,6 +440,19 @@ impl<const D: usize> Field<D> for crate::nd::NoiseNd<D> {
     fn get<F: Float>(&self, p: [F; D]) -> F {
         crate::nd::NoiseNd::get(self, p)
     }
+    /// ```
+    /// use surflet::Field;
+    /// use surflet::nd::{NdKind, NoiseNd};
+    /// let n = NoiseNd::<6>::new(NdKind::Perlin, 2);
+    /// let c: Vec<f64> = (0..10).map(|i| i as f64 * 0.37).collect();
+    /// let mut out = vec![0.0; 10];
+    /// let mut g = vec![vec![0.0; 10]; 6];
+    /// let [g0, g1, g2, g3, g4, g5] = &mut g[..] else { unreachable!() };
+    /// n.fill_gradient([&c; 6], &mut out, [g0, g1, g2, g3, g4, g5])?;
+    /// assert_eq!(g[4][3], n.sample([c[3]; 6]).gradient[4]);
+    /// assert!(n.fill([&c; 6], &mut vec![0.0; 9]).is_err());
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
     fn fill_on<F: Float>(
         &self,
         isa: Isa,
@@ -427,7 +460,7 @@ impl<const D: usize> Field<D> for crate::nd::NoiseNd<D> {
         out: &mut [F],
         gradient: Option<[&mut [F]; D]>,
     ) -> Result<(), Error> {
-        crate::nd::NoiseNd::fill_on(self, isa, coords, out, gradient)
+        crate::nd::NoiseNd::batch_fill(self, isa, coords, out, gradient)
     }
 }
 

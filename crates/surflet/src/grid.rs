@@ -16,7 +16,7 @@ use crate::prelude_internal::*;
 /// of an image.
 ///
 /// ```
-/// use surflet::{Grid, Noise, NoiseKind};
+/// use surflet::{Field, Grid, Noise, NoiseKind};
 /// // 256 × 128 samples, 1/64 apart, from (-2, 0).
 /// let grid = Grid::uniform([-2.0f32, 0.0], [1.0 / 64.0; 2], [256, 128])?;
 /// let noise = Noise::<2>::new(NoiseKind::Simplex, 7);

@@ -232,66 +232,8 @@ impl<const D: usize> NoiseNd<D> {
         Sample { value, gradient }
     }
 
-    /// Evaluates at `coords[0][i], coords[1][i], ...` for every `i`, writing
-    /// the values to `out`, on the widest instruction set available
-    /// ([`Isa::detect`]). Every slice must have the same length. The same
-    /// bits as [`get`](Self::get) at each point.
-    ///
-    /// ```
-    /// use surflet::nd::{NdKind, NoiseNd};
-    /// let n = NoiseNd::<5>::new(NdKind::Simplex, 1);
-    /// let xs: Vec<f32> = (0..100).map(|i| i as f32 * 0.1).collect();
-    /// let c = vec![0.5f32; 100];
-    /// let mut out = vec![0.0f32; 100];
-    /// n.fill([&xs, &c, &c, &c, &c], &mut out)?;
-    /// assert_eq!(out[17], n.get([xs[17], 0.5, 0.5, 0.5, 0.5]));
-    /// # Ok::<(), surflet::Error>(())
-    /// ```
-    pub fn fill<F: Float>(&self, coords: [&[F]; D], out: &mut [F]) -> Result<(), Error> {
-        self.fill_on(Isa::detect(), coords, out, None)
-    }
-
-    /// Like [`fill`](Self::fill), also writing the partial derivatives to
-    /// `gradient[axis]`: the same bits as [`sample`](Self::sample).
-    ///
-    /// ```
-    /// use surflet::nd::{NdKind, NoiseNd};
-    /// let n = NoiseNd::<6>::new(NdKind::Perlin, 2);
-    /// let c: Vec<f64> = (0..10).map(|i| i as f64 * 0.37).collect();
-    /// let mut out = vec![0.0; 10];
-    /// let mut g = vec![vec![0.0; 10]; 6];
-    /// let [g0, g1, g2, g3, g4, g5] = &mut g[..] else { unreachable!() };
-    /// n.fill_gradient([&c; 6], &mut out, [g0, g1, g2, g3, g4, g5])?;
-    /// assert_eq!(g[4][3], n.sample([c[3]; 6]).gradient[4]);
-    /// # Ok::<(), surflet::Error>(())
-    /// ```
-    pub fn fill_gradient<F: Float>(
-        &self,
-        coords: [&[F]; D],
-        out: &mut [F],
-        gradient: [&mut [F]; D],
-    ) -> Result<(), Error> {
-        self.fill_on(Isa::detect(), coords, out, Some(gradient))
-    }
-
-    /// [`fill`](Self::fill) or [`fill_gradient`](Self::fill_gradient) on a
-    /// chosen instruction set. Every instruction set gives the same bits;
-    /// this exists to test and benchmark that. Fails if the CPU lacks `isa`
-    /// or a slice's length differs from `out`'s.
-    ///
-    /// ```
-    /// use surflet::Isa;
-    /// use surflet::nd::{NdKind, NoiseNd};
-    /// let n = NoiseNd::<4>::new(NdKind::Simplex, 2);
-    /// let c = vec![0.3f64; 40];
-    /// let (mut a, mut b) = (vec![0.0; 40], vec![0.0; 40]);
-    /// n.fill_on(Isa::Scalar, [&c; 4], &mut a, None)?;
-    /// n.fill_on(Isa::detect(), [&c; 4], &mut b, None)?;
-    /// assert_eq!(a, b);
-    /// assert!(n.fill_on(Isa::Scalar, [&c; 4], &mut vec![0.0; 39], None).is_err());
-    /// # Ok::<(), surflet::Error>(())
-    /// ```
-    pub fn fill_on<F: Float>(
+    /// The point-array call of [`Field::fill_on`](crate::Field::fill_on).
+    pub(crate) fn batch_fill<F: Float>(
         &self,
         isa: Isa,
         coords: [&[F]; D],

@@ -33,8 +33,10 @@ pub struct Sample<F, const D: usize> {
 ///
 /// Cheap to create and copy; evaluate it one point at a time
 /// ([`get`](Self::get), [`sample`](Self::sample)) or in SIMD batches
-/// ([`fill`](Self::fill), [`fill_gradient`](Self::fill_gradient)). Single
-/// points and batches return identical bits.
+/// through the [`Field`](crate::Field) trait ([`fill`](crate::Field::fill),
+/// [`grid`](crate::Field::grid) and their `_gradient` and `_on` forms),
+/// which is the one batch surface of every field. Single points and
+/// batches return identical bits.
 ///
 /// ```
 /// use surflet::{Noise, NoiseKind};
@@ -191,41 +193,8 @@ impl<const D: usize> Noise<D> {
         Sample { value, gradient }
     }
 
-    /// Evaluates at `coords[0][i], coords[1][i], ...` for every `i`, writing
-    /// the values to `out`.
-    ///
-    /// Runs on the widest SIMD instruction set available ([`Isa::detect`]).
-    /// Every slice must have the same length.
-    ///
-    /// ```
-    /// use surflet::{Noise, NoiseKind};
-    /// let n = Noise::<2>::new(NoiseKind::Simplex, 1);
-    /// let xs: Vec<f32> = (0..100).map(|i| i as f32 * 0.1).collect();
-    /// let ys = vec![0.5f32; 100];
-    /// let mut out = vec![0.0f32; 100];
-    /// n.fill([&xs, &ys], &mut out)?;
-    /// assert_eq!(out[17], n.get([xs[17], 0.5]));
-    /// # Ok::<(), surflet::Error>(())
-    /// ```
-    pub fn fill<F: Float>(&self, coords: [&[F]; D], out: &mut [F]) -> Result<(), Error> {
-        self.fill_on(Isa::detect(), coords, out, None)
-    }
-
-    /// Like [`fill`](Self::fill), also writing the partial derivatives to
-    /// `gradient[axis]`.
-    pub fn fill_gradient<F: Float>(
-        &self,
-        coords: [&[F]; D],
-        out: &mut [F],
-        gradient: [&mut [F]; D],
-    ) -> Result<(), Error> {
-        self.fill_on(Isa::detect(), coords, out, Some(gradient))
-    }
-
-    /// [`fill`](Self::fill) or [`fill_gradient`](Self::fill_gradient) on a
-    /// chosen instruction set. Every instruction set gives the same bits;
-    /// this exists to test and benchmark that. Fails if the CPU lacks `isa`.
-    pub fn fill_on<F: Float>(
+    /// The point-array call of [`Field::fill_on`](crate::Field::fill_on).
+    pub(crate) fn batch_fill<F: Float>(
         &self,
         isa: Isa,
         coords: [&[F]; D],
@@ -235,40 +204,8 @@ impl<const D: usize> Noise<D> {
         by_kind!(self, src => batch::fill_points(src, isa, coords, out, gradient))
     }
 
-    /// Fills `out` with the values at the points of `grid` (x fastest, see
-    /// [`Grid`]) and returns their [`Bounds`]. The same bits as
-    /// [`get`](Self::get) at [`grid.point(i)`](Grid::point), on every
-    /// instruction set and thread count. `out` must hold `grid.len()` values.
-    ///
-    /// ```
-    /// use surflet::{Grid, Noise, NoiseKind};
-    /// let n = Noise::<3>::new(NoiseKind::Perlin, 5);
-    /// let grid = Grid::uniform([0.0f64; 3], [0.1; 3], [40, 30, 20])?;
-    /// let mut out = vec![0.0; grid.len()];
-    /// let b = n.grid(&grid, &mut out)?;
-    /// assert_eq!(out[1234], n.get(grid.point(1234)));
-    /// assert!(b.min <= out[1234] && out[1234] <= b.max);
-    /// # Ok::<(), surflet::Error>(())
-    /// ```
-    pub fn grid<F: Float>(&self, grid: &Grid<F, D>, out: &mut [F]) -> Result<Bounds<F>, Error> {
-        self.grid_on(Isa::detect(), grid, out, None)
-    }
-
-    /// Like [`grid`](Self::grid), also writing the partial derivatives to
-    /// `gradient[axis]`: the same bits as [`sample`](Self::sample).
-    pub fn grid_gradient<F: Float>(
-        &self,
-        grid: &Grid<F, D>,
-        out: &mut [F],
-        gradient: [&mut [F]; D],
-    ) -> Result<Bounds<F>, Error> {
-        self.grid_on(Isa::detect(), grid, out, Some(gradient))
-    }
-
-    /// [`grid`](Self::grid) or [`grid_gradient`](Self::grid_gradient) on a
-    /// chosen instruction set (every one gives the same bits). Fails if the
-    /// CPU lacks `isa`.
-    pub fn grid_on<F: Float>(
+    /// The grid call of [`Field::grid_on`](crate::Field::grid_on).
+    pub(crate) fn batch_grid<F: Float>(
         &self,
         isa: Isa,
         grid: &Grid<F, D>,

@@ -4,6 +4,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
+use surflet::Field;
 use surflet::{Float, Isa, Noise, NoiseKind};
 
 fn points<F: Float>(rng: &mut SmallRng, n: usize) -> Vec<F> {

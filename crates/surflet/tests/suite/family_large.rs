@@ -4,6 +4,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
+use surflet::Field;
 use surflet::{Float, Noise, NoiseKind};
 
 fn each_noise<const D: usize>(mut f: impl FnMut(Noise<D>)) {

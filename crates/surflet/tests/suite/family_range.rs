@@ -13,6 +13,7 @@
 //! `cargo test -p surflet --test suite family_range:: -- --nocapture` prints the table that
 //! `docs/RANGES.md` quotes.
 
+use surflet::Field;
 use surflet::{Noise, NoiseKind};
 
 const POINTS: usize = 10_000_000;

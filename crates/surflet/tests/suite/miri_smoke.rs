@@ -4,6 +4,7 @@
 //! tokens, and this exercises loads, stores, masks and the padded tail on a
 //! handful of points, comparing every backend with the scalar path.
 
+use surflet::Field;
 use surflet::{Isa, Noise, NoiseKind};
 
 #[test]

@@ -12,6 +12,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
+use surflet::Field;
 use surflet::nd::{NdKind, NoiseNd};
 use surflet::{Float, Isa, Noise, NoiseKind};
 

@@ -2,6 +2,7 @@
 //! including huge and tiny coordinates, the library keeps its promises.
 
 use proptest::prelude::*;
+use surflet::Field;
 use surflet::{Isa, Noise, NoiseKind};
 
 fn kind() -> impl Strategy<Value = NoiseKind> {

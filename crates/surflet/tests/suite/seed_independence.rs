@@ -50,6 +50,7 @@
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
+use surflet::Field;
 use surflet::{Noise, NoiseKind};
 
 const POINTS: usize = 4096;
