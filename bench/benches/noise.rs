@@ -679,7 +679,8 @@ fn bench_work<const D: usize>(c: &mut Criterion, w: Work) {
             }
             // quick-noise has no OpenSimplex2 or OpenSimplex2S.
             NoiseKind::OpenSimplex2 | NoiseKind::OpenSimplex2S => {}
-            NoiseKind::SimplexValue => unreachable!(),
+            // No workload measures these (no peer has them).
+            NoiseKind::SimplexValue | NoiseKind::ValueCubic => unreachable!(),
         }
     }
     let simd_kind = matches!(w.kind, NoiseKind::Simplex | NoiseKind::Cellular);
@@ -822,7 +823,9 @@ fn fn2_node(kind: NoiseKind, octaves: u32) -> fastnoise2::SafeNode {
             1,
             fastnoise2::generator::cellular::CellularDistanceReturnType::Index0,
         )),
-        NoiseKind::SimplexValue => unreachable!("FastNoise2 has no simplex value noise"),
+        NoiseKind::SimplexValue | NoiseKind::ValueCubic => {
+            unreachable!("no workload measures simplex value or cubic value noise")
+        }
     }
 }
 
@@ -1238,7 +1241,7 @@ fn scalar_peer_rows<const D: usize>(g: &mut BenchmarkGroup<'_, WallTime>, ctx: &
         }
         NoiseKind::OpenSimplex2 | NoiseKind::OpenSimplex2S => opensimplex2_peer_rows(g, ctx),
         NoiseKind::Cellular => cellular_peer_rows(g, ctx),
-        NoiseKind::SimplexValue => unreachable!(),
+        NoiseKind::SimplexValue | NoiseKind::ValueCubic => unreachable!(),
     }
 }
 

@@ -58,7 +58,7 @@ Leaves (a noise stack each):
                       cellular: distance=, return=\"f2-f1\", jitter=
   fbm(N) ridged(N) billow(N) turbulence(N) hybrid(N)
                       octaves=, lacunarity=, gain=, amplitude=,
-                      normalize=false, offset=, weight=
+                      normalize=false, offset=, weight=, rotation=
   warp(S)             amplitude=, kind=progressive, noise=, seed=,
                       frequency=, fractal=fbm, octaves=...
 Combinators:
@@ -155,7 +155,7 @@ of warped, ridged cellular noise:
                          #   f1/f2, cell-value
   jitter = 0.8           # cellular only: in [0, 1]
   [fractal]              # optional; also lacunarity, gain, amplitude,
-  kind = \"ridged\"        # normalize, offset and weight
+  kind = \"ridged\"        # normalize, offset, weight and rotation
   octaves = 5
   [warp]                 # optional; also kind, noise, seed, frequency
   amplitude = 0.5

@@ -444,6 +444,12 @@ pub static KEYS: &[Key] = &[
                 .start(2.0),
         ),
     ),
+    flag(
+        "--rotation",
+        "fractal.rotation",
+        "RAD",
+        Some(Control::range("rotation", 0.0, core::f64::consts::PI)),
+    ),
     switch(
         "--normalize",
         "fractal.normalize",
@@ -484,6 +490,7 @@ pub static KEYS: &[Key] = &[
     flag("--warp-octaves", "warp.fractal.octaves", "N", None),
     flag("--warp-lacunarity", "warp.fractal.lacunarity", "L", None),
     flag("--warp-gain", "warp.fractal.gain", "G", None),
+    flag("--warp-rotation", "warp.fractal.rotation", "RAD", None),
 ];
 
 /// A flag for `key` whose help is the key's documentation.

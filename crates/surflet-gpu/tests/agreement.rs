@@ -29,6 +29,9 @@ const STACKS: &[&str] = &[
     "noise = \"simplex\"\n[fractal]\nkind = \"hybrid\"\noctaves = 4",
     "noise = \"perlin\"\nseed = 5\n[fractal]\noctaves = 3\n[warp]\namplitude = 0.7",
     "noise = \"simplex\"\n[warp]\nkind = \"progressive\"\nnoise = \"value\"\namplitude = 0.4\n[warp.fractal]\noctaves = 2",
+    // Turned octaves, in the field and in a warp.
+    "noise = \"perlin\"\n[fractal]\noctaves = 5\nrotation = 0.7",
+    "noise = \"value\"\n[fractal]\nkind = \"ridged\"\noctaves = 3\nrotation = -2.1\n[warp]\namplitude = 0.6\n[warp.fractal]\noctaves = 3\nrotation = 1.3",
 ];
 
 /// Stacks that tile, with a period per dimension.
@@ -191,6 +194,16 @@ fn stacks_agree_bit_for_bit() {
     for toml in STACKS {
         check(&ctx, toml, &[2, 3]);
     }
+}
+
+/// Turned octaves moved by a stack offset (an offset has one entry per
+/// dimension).
+#[test]
+fn turned_and_moved_stacks_agree_bit_for_bit() {
+    let Some(ctx) = context() else { return };
+    let turned = "noise = \"simplex\"\n[fractal]\noctaves = 4\nrotation = 0.45";
+    check(&ctx, &format!("offset = [0.5, -1.25]\n{turned}"), &[2]);
+    check(&ctx, &format!("offset = [0.5, -1.25, 3.0]\n{turned}"), &[3]);
 }
 
 #[test]

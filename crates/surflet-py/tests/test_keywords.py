@@ -31,6 +31,7 @@ FULL = [
             "normalize": False,
             "offset": 0.9,
             "weight": 1.5,
+            "rotation": 0.5,
         },
         "warp": {
             "kind": "single",
@@ -47,6 +48,7 @@ FULL = [
                 "normalize": False,
                 "offset": 1.1,
                 "weight": 1.25,
+                "rotation": -1.5,
             },
         },
     },

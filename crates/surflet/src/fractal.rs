@@ -108,6 +108,48 @@
 //! saturated to ±MAX, a far lattice point like every coordinate past the
 //! precision limit, instead of overflowing to ∞ and poisoning the sum.
 //!
+//! # Octave rotation
+//!
+//! With a nonzero [`rotation`](FractalParams::rotation) `θ` (radians), octave
+//! `i` evaluates its noise at `Rᵢ·p · fᵢ + oᵢ` with `Rᵢ = Tⁱ`: octave 0 is not
+//! turned, and each octave is turned by `T` from the one before. The
+//! octaves' lattices then no longer share their axes, the standard cure for
+//! the axis-aligned streaks of fBm over a lattice noise. In 2D, `T` is the
+//! turn by `θ`; in `D` dimensions it turns every pair of neighbouring axes in
+//! turn, `T = G(D−2, D−1) ⋯ G(1, 2)·G(0, 1)`, with `G(a, b)` the turn by `θ`
+//! from axis `a` towards axis `b`. One axis has no plane to turn, and is left
+//! alone. `T` and its powers are computed once, in `f64` (`libm`'s sine and
+//! cosine, the same on every platform), and rounded once to the working
+//! precision.
+//!
+//! A rotation keeps the formulas and the derived bounds above: it only
+//! moves where each octave is read (the measured ranges are of unturned
+//! fractals). A turned fractal's grid is evaluated one vector of points at a
+//! time, without the octave-by-octave rows that value and Perlin fractals
+//! use on grids. The gradient follows by the chain rule,
+//! `∇ₚ nᵢ(fᵢ Rᵢ p) = fᵢ Rᵢᵀ (∇nᵢ)(fᵢ Rᵢ p)`. A turned lattice does not tile,
+//! so a rotation with a [period](#tiling) is refused (in every dimension, for
+//! one rule). A stack's [offset](crate::Stack::offset) moves the point before
+//! it is turned.
+//!
+//! ```
+//! use surflet::Field;
+//! use surflet::{Fractal, FractalKind, FractalParams, Noise, NoiseKind};
+//! let base = Noise::<2>::new(NoiseKind::Perlin, 7);
+//! let turned = FractalParams { rotation: 0.5, ..FractalParams::new(FractalKind::Fbm) };
+//! let f = Fractal::new(base, turned)?;
+//! let s = f.sample([0.3f64, 0.7]);
+//! let h = 1e-6;
+//! let dy = (f.get([0.3, 0.7 + h]) - f.get([0.3, 0.7 - h])) / (2.0 * h);
+//! assert!((dy - s.gradient[1]).abs() < 1e-6);
+//! // Octave 1 is turned by 0.5 radians.
+//! let r = f.octaves().nth(1).unwrap().rotation.unwrap();
+//! assert!((r[0][0] - 0.5f64.cos()).abs() < 1e-15 && (r[1][0] - 0.5f64.sin()).abs() < 1e-15);
+//! // Not with a period.
+//! assert!(Fractal::new(base.with_period([4, 4])?, turned).is_err());
+//! # Ok::<(), surflet::Error>(())
+//! ```
+//!
 //! # Tiling
 //!
 //! If the base noise has a period `P` (see [`Noise::with_period`]) the
@@ -127,6 +169,10 @@ pub use crate::fractal_kind::FractalKind;
 use crate::noise::{MAX_PERIOD, Noise};
 use crate::program::{LayerSpec, OctaveSpec, Program};
 use crate::seed::{octave_offset, octave_seed};
+
+/// Why a rotation and a period are refused together.
+pub(crate) const ROTATION_TILES: &str = "a turned octave's lattice is not aligned with the \
+     tile, so a tiled fractal cannot be rotated; use rotation 0 or no period";
 
 /// The most octaves a fractal may have.
 pub const MAX_OCTAVES: u32 = 32;
@@ -166,12 +212,16 @@ pub struct FractalParams {
     pub weight: f64,
     /// Multiply by 1/bound, so that the result lies within [-1, 1].
     pub normalize: bool,
+    /// The turn between successive octaves, in radians (default 0: none).
+    /// Finite. Octave `i` sees the domain turned by `Rⁱ` (see
+    /// [rotation](crate::fractal#octave-rotation)); not with a period.
+    pub rotation: f64,
 }
 
 impl FractalParams {
     /// The defaults for `kind`: 4 octaves, frequency 1, lacunarity 2, gain
     /// 0.5, amplitude 1, the kind's [offset](FractalKind::default_offset) and
-    /// [weight](FractalKind::default_weight), normalised.
+    /// [weight](FractalKind::default_weight), normalised, no rotation.
     pub const fn new(kind: FractalKind) -> Self {
         FractalParams {
             kind,
@@ -183,6 +233,7 @@ impl FractalParams {
             offset: kind.default_offset(),
             weight: kind.default_weight(),
             normalize: true,
+            rotation: 0.0,
         }
     }
 
@@ -213,6 +264,7 @@ impl FractalParams {
             ("amplitude", self.amplitude),
             ("offset", self.offset),
             ("weight", self.weight),
+            ("rotation", self.rotation),
         ] {
             if !v.is_finite() {
                 return bad(name, format!("must be finite, got {v}"));
@@ -250,14 +302,19 @@ impl FractalParams {
 }
 
 /// One octave of a [`Fractal`]: its noise (with the octave's seed and
-/// period), frequency, offset and amplitude. The octave's value at `p` is
-/// `noise.get(x)` with `x[a] = p[a] · frequency + offset[a]`.
+/// period), frequency, rotation, offset and amplitude. The octave's value at
+/// `p` is `noise.get(x)` with `x[a] = q[a] · frequency + offset[a]`, where
+/// `q = R·p` for a rotation `R` and `q = p` without one.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Octave<const D: usize> {
     /// The octave's noise.
     pub noise: Noise<D>,
     /// The factor applied to the input coordinates.
     pub frequency: f64,
+    /// The octave's turn `R = Tⁱ` ([rotation](crate::fractal#octave-rotation)),
+    /// `R[a][b]` the weight of input axis `b` in turned axis `a`; `None`
+    /// for octave 0 and without a rotation.
+    pub rotation: Option<[[f64; D]; D]>,
     /// Added to the scaled coordinates (in the octave's lattice cells).
     /// Octave 0's is −0.0, which adds exactly nothing.
     pub offset: [f64; D],
@@ -320,6 +377,14 @@ impl<const D: usize> Fractal<D> {
                 ),
             });
         }
+        if period.is_some() && params.rotation != 0.0 {
+            return Err(Error::Parameter {
+                name: "rotation".into(),
+                reason: ROTATION_TILES.into(),
+            });
+        }
+        let turn = octave_turn::<D>(params.rotation);
+        let mut rot = turn;
         let mut octaves = Vec::with_capacity(params.octaves as usize);
         let (mut freq, mut amp) = (params.frequency, params.amplitude);
         // Lacunarity^i as an integer, for the octave periods.
@@ -367,9 +432,15 @@ impl<const D: usize> Fractal<D> {
             octaves.push(OctaveSpec {
                 noise: n,
                 freq,
+                rot: if i == 0 { None } else { rot },
                 offset: core::array::from_fn(|a| octave_offset(seed, i, a)),
                 amp,
             });
+            if i > 0
+                && let (Some(r), Some(t)) = (&mut rot, &turn)
+            {
+                *r = mat_mul(t, r);
+            }
             freq *= lac;
             amp *= params.gain;
         }
@@ -465,6 +536,7 @@ impl<const D: usize> Fractal<D> {
         self.program.octaves.iter().map(|o| Octave {
             noise: o.noise,
             frequency: o.freq,
+            rotation: o.rot,
             offset: o.offset,
             amplitude: o.amp,
         })
@@ -488,3 +560,47 @@ impl<const D: usize> Fractal<D> {
 }
 
 crate::field::program_field!(Fractal, |f| f.range());
+
+/// The turn `T` between successive octaves: `None` for no turn (an angle of
+/// 0, or one axis, which has no plane to turn). The sine and cosine come
+/// from `libm`, so the matrix has the same bits on every platform.
+fn octave_turn<const D: usize>(angle: f64) -> Option<[[f64; D]; D]> {
+    if angle == 0.0 || D < 2 {
+        return None;
+    }
+    let (s, c) = (libm::sin(angle), libm::cos(angle));
+    let identity = || {
+        let mut m = [[0.0; D]; D];
+        for (k, row) in m.iter_mut().enumerate() {
+            row[k] = 1.0;
+        }
+        m
+    };
+    let mut t = identity();
+    // T = G(D−2, D−1) ⋯ G(1, 2) · G(0, 1): every axis pair in turn, so that
+    // in 3D and 4D no axis stays aligned with the lattice.
+    for a in 0..D - 1 {
+        let mut g = identity();
+        g[a][a] = c;
+        g[a][a + 1] = -s;
+        g[a + 1][a] = s;
+        g[a + 1][a + 1] = c;
+        t = mat_mul(&g, &t);
+    }
+    Some(t)
+}
+
+/// The product `a · b`, each entry summed from its first term.
+fn mat_mul<const D: usize>(a: &[[f64; D]; D], b: &[[f64; D]; D]) -> [[f64; D]; D] {
+    let mut m = [[0.0; D]; D];
+    for r in 0..D {
+        for c in 0..D {
+            let mut acc = a[r][0] * b[0][c];
+            for k in 1..D {
+                acc += a[r][k] * b[k][c];
+            }
+            m[r][c] = acc;
+        }
+    }
+    m
+}

@@ -373,6 +373,7 @@ mod every_key {
             pick(&["", "0.9", "1.1"]),
             pick(&["", "1.5", "3"]),
             pick(&["", "--normalize", "--no-normalize"]),
+            pick(&["", "0.5", "-1.25"]),
         ));
         let warp = proptest::option::of((
             pick(&["single", "progressive"]),
@@ -385,6 +386,7 @@ mod every_key {
                 1u32..4,
                 pick(&["", "2", "3"]),
                 pick(&["", "0.5", "0.6"]),
+                pick(&["", "2.5"]),
             )),
         ));
         (
@@ -422,7 +424,7 @@ mod every_key {
                             add("--jitter", j);
                         }
                     }
-                    if let Some((kind, octaves, lac, gain, amp, off, weight, norm)) = fractal {
+                    if let Some((kind, octaves, lac, gain, amp, off, weight, norm, rot)) = fractal {
                         add("--fractal", kind);
                         add("--octaves", &octaves.to_string());
                         if period.is_none() || !periodic {
@@ -441,6 +443,10 @@ mod every_key {
                         if !norm.is_empty() {
                             add(norm, "");
                         }
+                        // A turned fractal does not tile.
+                        if !rot.is_empty() && period.is_none() {
+                            add("--rotation", rot);
+                        }
                     }
                     if let Some((kind, amp, freq, wnoise, wseed, wfrac)) = warp {
                         add("--warp", kind);
@@ -454,7 +460,7 @@ mod every_key {
                         if let Some(s) = wseed {
                             add("--warp-seed", &s.to_string());
                         }
-                        if let Some((fk, oct, lac, gain)) = wfrac {
+                        if let Some((fk, oct, lac, gain, rot)) = wfrac {
                             // A progressive warp's octaves are fbm's.
                             add(
                                 "--warp-fractal",
@@ -466,6 +472,9 @@ mod every_key {
                             }
                             if !gain.is_empty() {
                                 add("--warp-gain", gain);
+                            }
+                            if !rot.is_empty() && period.is_none() {
+                                add("--warp-rotation", rot);
                             }
                         }
                     }

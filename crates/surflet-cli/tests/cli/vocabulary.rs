@@ -268,6 +268,7 @@ fn every_stack_flag_round_trips_through_config_and_export() {
             "true",
         ),
         ("--no-normalize", "", &[], "fractal.normalize", "false"),
+        ("--rotation", "0.5", &[], "fractal.rotation", "0.5"),
         ("--warp", "progressive", &[], "warp.kind", "\"progressive\""),
         ("--warp-amplitude", "0.5", &[], "warp.amplitude", "0.5"),
         ("--warp-frequency", "0.25", &[], "warp.frequency", "0.25"),
@@ -289,6 +290,13 @@ fn every_stack_flag_round_trips_through_config_and_export() {
             "3.0",
         ),
         ("--warp-gain", "0.25", &[], "warp.fractal.gain", "0.25"),
+        (
+            "--warp-rotation",
+            "-1.5",
+            &[],
+            "warp.fractal.rotation",
+            "-1.5",
+        ),
     ];
     // The list is the table: render --help shows exactly these flags
     // under its noise headings (besides the config and graph flags).

@@ -34,12 +34,16 @@ mod rows;
 pub(crate) use octaves::*;
 use rows::*;
 
-/// One octave: its noise (seed, kind, period), the factor applied to the
-/// layer's input coordinates, the offset added after it, and its amplitude.
+/// One octave: its noise (seed, kind, period), the turn and the factor
+/// applied to the layer's input coordinates, the offset added after them,
+/// and its amplitude.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct OctaveSpec<const D: usize> {
     pub noise: Noise<D>,
     pub freq: f64,
+    /// The octave's turn `R` (`x` is read at `R·x`), if it has one
+    /// ([rotation](crate::fractal#octave-rotation)).
+    pub rot: Option<[[f64; D]; D]>,
     pub offset: [f64; D],
     pub amp: f64,
 }
@@ -196,12 +200,19 @@ pub(crate) fn layer_lanes<S: Simd, const D: usize, O: Octs<S, D>>(
     for j in 0..layer.count {
         let i = layer.first + j;
         let o = octs.oct(i);
+        let y = match &o.rot {
+            Some(h) => turn(s, h, x),
+            None => x,
+        };
         let mut xi = [zero; D];
         for a in 0..D {
-            xi[a] = s.add(s.mul(x[a], o.freq), o.offset[a]);
+            xi[a] = s.add(s.mul(y[a], o.freq), o.offset[a]);
         }
-        let fixed = octave_overflow(s, &mut xi, x, o.freq, o.offset);
-        let (n, gn) = octs.eval(s, i, &specs[i].noise, &o.field, xi, !fixed);
+        let fixed = octave_overflow(s, &mut xi, y, o.freq, o.offset);
+        let (n, mut gn) = octs.eval(s, i, &specs[i].noise, &o.field, xi, !fixed);
+        if let Some(h) = &o.rot {
+            gn = turn_back(s, h, gn);
+        }
         add_octave(
             s,
             (layer.kind, layer.offset, layer.weight),
@@ -290,7 +301,11 @@ impl<F: Float, const D: usize> Source<F, D> for Program<D> {
         work: Work<'_, F, D>,
         outs: &mut [&mut [F]],
     ) -> (F, F) {
-        let rows = matches!(work, Work::Grid { .. }) && self.steps == 0;
+        // Grid rows go octave by octave along the row's axis, which a
+        // turned octave does not keep: those points go one vector at a time.
+        let rows = matches!(work, Work::Grid { .. })
+            && self.steps == 0
+            && self.octaves.iter().all(|o| o.rot.is_none());
         let octs = Cached::new(s, &self.octaves, rows);
         if grad {
             let l = ProgLanes::<S, D, true>::new(self, octs);

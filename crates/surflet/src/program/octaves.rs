@@ -12,7 +12,14 @@ use crate::simd::Simd;
 #[derive(Clone, Copy)]
 pub(crate) struct Oct<S: Simd> {
     pub(super) field: LaneParams<S>,
+    /// The frequency; twice it for a turned octave, whose turn is halved.
     pub(super) freq: S::F,
+    /// Half the octave's turn, `R/2`, if it has one. Halved so that `R/2 · x`
+    /// cannot overflow for a finite `x` (each row of `R` has length 1, so
+    /// `|R/2 · x| ≤ √D/2 · max|x|`, within range up to 4D); the frequency is
+    /// doubled to match, and scaling by two is exact, so `(R/2·x)·2f` has the
+    /// bits of `(R·x)·f` wherever that is finite.
+    pub(super) rot: Option<[[S::F; 4]; 4]>,
     pub(super) offset: [S::F; 4],
     pub(super) amp: S::F,
 }
@@ -20,9 +27,19 @@ pub(crate) struct Oct<S: Simd> {
 impl<S: Simd> Oct<S> {
     #[inline(always)]
     fn new<const D: usize>(s: S, o: &OctaveSpec<D>) -> Self {
+        let rot = o.rot.map(|r| {
+            let mut h = [[s.zero(); 4]; 4];
+            for a in 0..D {
+                for b in 0..D {
+                    h[a][b] = s.c(r[a][b] * 0.5);
+                }
+            }
+            h
+        });
         Oct {
             field: o.noise.field(s),
-            freq: s.c(o.freq),
+            freq: s.c(if rot.is_some() { o.freq * 2.0 } else { o.freq }),
+            rot,
             offset: {
                 // A loop, not `array::from_fn`: a closure would be compiled
                 // without the backend's target features.
@@ -154,6 +171,41 @@ impl<S: Simd, const D: usize> Octs<S, D> for Cached<S, D> {
         let cache = rows.as_mut().map(|r| &mut r[i]);
         noise.eval_lanes_row(s, field, p, cache)
     }
+}
+
+/// `H·x` for a turned octave's `H = R/2`, each row summed from its first
+/// term (the WGSL twin sums in the same order).
+#[inline(always)]
+pub(super) fn turn<S: Simd, const D: usize>(s: S, h: &[[S::F; 4]; 4], x: [S::F; D]) -> [S::F; D] {
+    let mut y = x;
+    for a in 0..D {
+        let mut acc = s.mul(h[a][0], x[0]);
+        for b in 1..D {
+            acc = s.add(acc, s.mul(h[a][b], x[b]));
+        }
+        y[a] = acc;
+    }
+    y
+}
+
+/// `Hᵀ·g`: the octave's gradient pulled back through its turn, halved, as
+/// the doubled frequency that [`add_octave`](crate::fractal_kind::add_octave)
+/// multiplies it by restores.
+#[inline(always)]
+pub(super) fn turn_back<S: Simd, const D: usize>(
+    s: S,
+    h: &[[S::F; 4]; 4],
+    g: [S::F; D],
+) -> [S::F; D] {
+    let mut out = g;
+    for b in 0..D {
+        let mut acc = s.mul(h[0][b], g[0]);
+        for a in 1..D {
+            acc = s.add(acc, s.mul(h[a][b], g[a]));
+        }
+        out[b] = acc;
+    }
+    out
 }
 
 /// An octave's coordinate `x·f + offset` past the float range: a finite `x`

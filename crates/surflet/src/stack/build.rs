@@ -82,7 +82,19 @@ fn to_array<T: Copy, const D: usize>(p: &[T], key: &str) -> Result<[T; D], Error
 fn translate<const D: usize>(program: &mut Program<D>, cells: [f64; D], frequency: f64) {
     for o in &mut program.octaves {
         let ratio = o.freq / frequency;
-        for (offset, &c) in o.offset.iter_mut().zip(&cells) {
+        // A turned octave reads `R·p`, so the point moved by `c` is read at
+        // `R·p + R·c`.
+        let moved = match &o.rot {
+            Some(r) => core::array::from_fn(|a| {
+                let mut acc = r[a][0] * cells[0];
+                for b in 1..D {
+                    acc += r[a][b] * cells[b];
+                }
+                acc
+            }),
+            None => cells,
+        };
+        for (offset, &c) in o.offset.iter_mut().zip(&moved) {
             // Skipping zeros keeps octave 0's −0.0, which adds exactly
             // nothing, so an axis without a move keeps its bits.
             if c != 0.0 {

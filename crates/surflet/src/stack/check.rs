@@ -6,7 +6,7 @@ use crate::prelude_internal::*;
 use super::{FractalDesc, Stack, WarpDesc, at, rekey};
 use crate::cellular::Cellular;
 use crate::error::Error;
-use crate::fractal::{Fractal, FractalKind, FractalParams};
+use crate::fractal::{Fractal, FractalKind, FractalParams, ROTATION_TILES};
 use crate::noise::{MAX_PERIOD, Noise, NoiseKind};
 use crate::warp::{WarpKind, WarpParams};
 
@@ -46,6 +46,7 @@ fn fractal_params(
         offset: d.offset.unwrap_or(d.kind.default_offset()),
         weight: d.weight.unwrap_or(d.kind.default_weight()),
         normalize: d.normalize,
+        rotation: d.rotation,
     };
     p.validate()
         .map_err(|e| rekey(e, prefix, freq_key, "period"))?;
@@ -64,6 +65,9 @@ fn trial(
 ) -> Result<(), Error> {
     Fractal::<1>::new(Noise::new(NoiseKind::Value, 0), *params)
         .map_err(|e| rekey(e, prefix, freq_key, period_key))?;
+    if period.is_some() && params.rotation != 0.0 {
+        return Err(at(format!("{prefix}.rotation"), ROTATION_TILES));
+    }
     if let Some(p) = period {
         let top = params.lacunarity.powi(params.octaves as i32 - 1);
         for (a, &pa) in p.iter().enumerate() {

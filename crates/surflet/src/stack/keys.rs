@@ -253,6 +253,11 @@ const fn number(x: f64) -> Option<Value> {
     Some(Value::Number(x))
 }
 
+/// A fractal table's rotation, where it turns.
+fn rotation(f: &FractalDesc) -> Option<Value> {
+    (f.rotation != 0.0).then_some(Value::Number(f.rotation))
+}
+
 /// Every key of a stack, in the order a config writes them: the top-level
 /// keys, then each table's (a kind before the keys that depend on it).
 pub static KEYS: &[Key] = &[
@@ -433,6 +438,19 @@ pub static KEYS: &[Key] = &[
         set: |s, v| fractal(s).weight = Some(value_of!(v, Number)),
     },
     Key {
+        path: "fractal.rotation",
+        pos: 7,
+        optional: false,
+        ty: KeyType::Finite,
+        doc: "the turn between octaves, in radians",
+        default_text: "0",
+        default: number(0.0),
+        // Absent at 0, so that a document without the key is written back
+        // as it was read.
+        get: |s| rotation(s.fractal.as_ref()?),
+        set: |s, v| fractal(s).rotation = value_of!(v, Number),
+    },
+    Key {
         path: "warp.kind",
         pos: 1,
         optional: false,
@@ -592,6 +610,17 @@ pub static KEYS: &[Key] = &[
         default: None,
         get: |s| s.warp.as_ref()?.fractal.as_ref()?.weight.map(Value::Number),
         set: |s, v| warp_fractal(s).weight = Some(value_of!(v, Number)),
+    },
+    Key {
+        path: "warp.fractal.rotation",
+        pos: 13,
+        optional: false,
+        ty: KeyType::Finite,
+        doc: "the turn between the warp fractal's octaves, in radians",
+        default_text: "0",
+        default: number(0.0),
+        get: |s| rotation(s.warp.as_ref()?.fractal.as_ref()?),
+        set: |s, v| warp_fractal(s).rotation = value_of!(v, Number),
     },
 ];
 

@@ -23,6 +23,7 @@
 //! normalize = true
 //! offset = 1.0               # ridged and hybrid only
 //! weight = 2.0               # ridged only
+//! rotation = 0.5             # turn each octave by 0.5 radians more (default 0)
 //!
 //! [warp]                     # optional
 //! kind = "progressive"       # single | progressive
@@ -195,6 +196,9 @@ pub struct FractalDesc {
     pub offset: Option<f64>,
     /// Ridged weight gain (default 2); an error for other kinds.
     pub weight: Option<f64>,
+    /// The turn between octaves, in radians (default 0: none); see
+    /// [`FractalParams::rotation`](crate::FractalParams::rotation).
+    pub rotation: f64,
 }
 
 /// The `[warp]` table of a [`Stack`].
@@ -247,6 +251,7 @@ impl Default for FractalDesc {
             normalize: true,
             offset: None,
             weight: None,
+            rotation: 0.0,
         }
     }
 }

@@ -233,14 +233,27 @@ fn layer_fn<const D: usize>(
     let max = lit(f32::MAX);
     for j in 0..layer.count {
         let o = &octaves[layer.first + j];
-        let freq = c(o.freq);
+        // A turned octave reads `H·x` at twice the frequency, `H = R/2`
+        // (program::Oct, program::turn).
+        let half = o.rot.map(|r| r.map(|row| row.map(|v| c(v * 0.5))));
+        let freq = c(if half.is_some() { o.freq * 2.0 } else { o.freq });
         let amp = c(o.amp);
         let off = vec(&(0..D).map(|a| c(o.offset[a])).collect::<Vec<_>>());
         let _ = writeln!(s, "    // octave {j}\n    {{");
         let _ = writeln!(s, "        let freq = {freq};\n        let amp = {amp};");
         let _ = writeln!(s, "        let off = {off};");
-        // x·f + offset, saturated where it overflows (program::octave_overflow).
-        let _ = writeln!(s, "        var xi = surflet_p{D}(x * freq) + off;");
+        let y = match &half {
+            Some(h) => {
+                let rows: Vec<String> = (0..D)
+                    .map(|a| products((0..D).map(|b| (&h[a][b], AXES[b])), "x"))
+                    .collect();
+                let _ = writeln!(s, "        let y = {};", vec(&rows));
+                "y"
+            }
+            None => "x",
+        };
+        // y·f + offset, saturated where it overflows (program::octave_overflow).
+        let _ = writeln!(s, "        var xi = surflet_p{D}({y} * freq) + off;");
         let all_ok = (0..D)
             .map(|a| format!("abs(xi.{}) <= {max}", AXES[a]))
             .collect::<Vec<_>>()
@@ -249,11 +262,11 @@ fn layer_fn<const D: usize>(
         let _ = writeln!(s, "            for (var a = 0u; a < {D}u; a++) {{");
         let _ = writeln!(
             s,
-            "                let scaled = surflet_min({max}, surflet_max(-{max}, x[a] * freq));"
+            "                let scaled = surflet_min({max}, surflet_max(-{max}, {y}[a] * freq));"
         );
         let _ = writeln!(
             s,
-            "                xi[a] = (scaled + off[a]) + surflet_p(x[a] * 0.0f);\n            }}\n        }}"
+            "                xi[a] = (scaled + off[a]) + surflet_p({y}[a] * 0.0f);\n            }}\n        }}"
         );
         let _ = writeln!(s, "        let r = {};", kernel_call(&o.noise, "xi")?);
         let _ = writeln!(s, "        let n = r.x;");
@@ -261,13 +274,34 @@ fn layer_fn<const D: usize>(
             .map(|a| ["r.y", "r.z", "r.w"][a])
             .collect::<Vec<_>>()
             .join(", ");
-        let _ = writeln!(s, "        let dn = {vt}({grad}) * freq;");
+        match &half {
+            // Hᵀ·gradient (program::turn_back), then the doubled frequency.
+            Some(h) => {
+                let _ = writeln!(s, "        let gn = {vt}({grad});");
+                let cols: Vec<String> = (0..D)
+                    .map(|b| products((0..D).map(|a| (&h[a][b], AXES[a])), "gn"))
+                    .collect();
+                let _ = writeln!(s, "        let dn = {} * freq;", vec(&cols));
+            }
+            None => {
+                let _ = writeln!(s, "        let dn = {vt}({grad}) * freq;");
+            }
+        }
         s.push_str(&octave_body::<D>(layer, j));
         s.push_str("    }\n");
     }
     let scale = c(layer.scale);
     let _ = writeln!(s, "    return {rt}(v * {scale}, g * {scale});\n}}\n");
     Ok(s)
+}
+
+/// `k₀·v.a₀ + k₁·v.a₁ + …`, summed from the first term, each product kept
+/// unfused.
+fn products<'a>(terms: impl Iterator<Item = (&'a String, &'a str)>, v: &str) -> String {
+    terms
+        .map(|(k, a)| format!("surflet_p({k} * {v}.{a})"))
+        .collect::<Vec<_>>()
+        .join(" + ")
 }
 
 /// `fractal_kind::add_octave` for octave `j` of `layer`: its contribution

@@ -50,6 +50,13 @@ fn cases<const D: usize>(kind: FractalKind, noise: NoiseKind, k: usize) -> Vec<F
             weight: 1.5,
             ..base
         },
+        // Turned octaves: the chain rule through each octave's rotation.
+        FractalParams {
+            octaves: 4,
+            lacunarity: 2.2,
+            rotation: 0.7,
+            ..base
+        },
     ];
     let seed = 0xF00D + k as u64 * 17 + D as u64;
     let mut out: Vec<Fractal<D>> = sets

@@ -566,9 +566,10 @@ fn fractal_desc() -> impl Strategy<Value = surflet::FractalDesc> {
         any::<bool>(),
         proptest::option::of(finite()),
         proptest::option::of(finite()),
+        prop_oneof![Just(0.0), -4.0f64..4.0],
     )
         .prop_map(
-            |(kind, octaves, lacunarity, gain, amplitude, normalize, offset, weight)| {
+            |(kind, octaves, lacunarity, gain, amplitude, normalize, offset, weight, rotation)| {
                 let kind = surflet::FractalKind::ALL[kind];
                 surflet::FractalDesc {
                     kind,
@@ -579,6 +580,7 @@ fn fractal_desc() -> impl Strategy<Value = surflet::FractalDesc> {
                     normalize,
                     offset: offset.filter(|_| kind.uses_offset()),
                     weight: weight.filter(|_| kind.uses_weight()),
+                    rotation,
                 }
             },
         )
@@ -801,9 +803,10 @@ mod key {
             normalize,
             offset,
             weight,
+            rotation,
         } = f;
         out.push_str(&format!("fractal {kind} {octaves} {normalize} "));
-        nums(out, &[*lacunarity, *gain, *amplitude]);
+        nums(out, &[*lacunarity, *gain, *amplitude, *rotation]);
         out.push_str(&format!(
             "{:?} {:?} ",
             offset.map(f64::to_bits),

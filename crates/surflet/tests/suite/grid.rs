@@ -210,6 +210,42 @@ fn all<F: Float, const D: usize>() {
         check(&format!("stack {noise} moved"), &e, &grids[0]);
         check(&format!("stack {noise} moved"), &e, &grids[1]);
     }
+    // Turned octaves (the field's and a warp's) read each octave at R·p,
+    // which leaves no grid row to follow: one vector at a time, and the
+    // same bits, at large coordinates too.
+    let rows = [
+        NoiseKind::Value,
+        NoiseKind::Perlin,
+        NoiseKind::Simplex,
+        NoiseKind::Cellular,
+    ];
+    for (k, noise) in rows.into_iter().enumerate() {
+        let turned = Stack {
+            noise,
+            seed: 40 + k as u64,
+            frequency: 0.6,
+            offset: (k % 2 == 1).then(|| offsets[0][..D].to_vec()),
+            fractal: Some(FractalDesc {
+                kind: FractalKind::ALL[k],
+                octaves: 3,
+                rotation: 0.6 + k as f64,
+                ..FractalDesc::default()
+            }),
+            warp: (k == 2).then(|| WarpDesc {
+                amplitude: 0.9,
+                fractal: Some(FractalDesc {
+                    octaves: 2,
+                    rotation: -1.1,
+                    ..FractalDesc::default()
+                }),
+                ..WarpDesc::default()
+            }),
+            ..Stack::default()
+        };
+        let e = turned.build::<D>().unwrap();
+        check(&format!("stack {noise} turned"), &e, &grids[0]);
+        check(&format!("stack {noise} turned"), &e, &grids[2]);
+    }
     let tiled = Stack {
         noise: NoiseKind::Perlin,
         frequency: 0.75,

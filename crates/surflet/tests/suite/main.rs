@@ -27,6 +27,9 @@ mod fractal_extremes;
 mod fractal_golden;
 mod fractal_gradients;
 mod fractal_ranges;
+#[cfg(feature = "serde")]
+#[allow(clippy::needless_range_loop)]
+mod fractal_rotation;
 mod fractal_tiling;
 mod frozen;
 mod golden_c;

@@ -104,6 +104,7 @@ fn commented_file_gets_the_defaults() {
                 normalize: true,
                 offset: None,
                 weight: None,
+                rotation: 0.0,
             }),
             warp: Some(WarpDesc {
                 amplitude: 0.25,
@@ -138,6 +139,11 @@ fn random_stacks_round_trip_unchanged() {
         normalize: rng.random(),
         offset: None,
         weight: None,
+        rotation: if rng.random() {
+            rng.random_range(-4.0..4.0)
+        } else {
+            0.0
+        },
     };
     let mut offsets = 0;
     for i in 0..500 {

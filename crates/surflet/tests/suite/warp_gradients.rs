@@ -42,6 +42,8 @@ fn warps<const D: usize>(kind: WarpKind) -> Vec<(String, Warp<D>)> {
             // derivative reaches 10^7 in places, and the truncation error of
             // the difference quotient, not the gradient, exceeds 1e-6.)
             params.fractal.normalize = true;
+            // Turned warp octaves, in the 3-octave warps.
+            params.fractal.rotation = if octaves == 3 { -1.3 } else { 0.0 };
             let w = Warp::new(field.clone(), Noise::new(noise, 11 + k as u64), params).unwrap();
             out.push((
                 format!("{kind} {octaves}-octave {noise} warp of {field_kind}"),

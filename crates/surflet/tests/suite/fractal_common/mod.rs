@@ -46,7 +46,18 @@ pub fn reference<const D: usize>(f: &Fractal<D>, p: [f64; D]) -> RefEval {
     let mut w = 1.0f64;
     let mut state = Vec::new();
     for (i, o) in f.octaves().enumerate() {
-        let x: [f64; D] = core::array::from_fn(|a| p[a] * o.frequency + o.offset[a]);
+        // A turned octave reads R·p (summed from the first term).
+        let q: [f64; D] = match o.rotation {
+            Some(r) => core::array::from_fn(|a| {
+                let mut acc = r[a][0] * p[0];
+                for b in 1..D {
+                    acc += r[a][b] * p[b];
+                }
+                acc
+            }),
+            None => p,
+        };
+        let x: [f64; D] = core::array::from_fn(|a| q[a] * o.frequency + o.offset[a]);
         let n = o.noise.get(x);
         let a = o.amplitude;
         let c = match params.kind {
