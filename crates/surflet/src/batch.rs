@@ -548,8 +548,8 @@ impl<E: Float, Src: Source<E, D>, const D: usize> Op<E> for BlockOp<'_, '_, '_, 
 }
 
 /// The grid calls' [`Bounds`](crate::Bounds) from [`drive`]'s pair.
-pub(crate) fn grid_bounds<E>((min, max): (E, E)) -> crate::grid::Bounds<E> {
-    crate::grid::Bounds { min, max }
+pub(crate) fn grid_bounds<E>((min, max): (E, E)) -> crate::sample::Bounds<E> {
+    crate::sample::Bounds { min, max }
 }
 
 /// Below this many points a call runs on the calling thread alone.

@@ -5,9 +5,9 @@
 use crate::batch;
 use crate::error::Error;
 use crate::float::{DynField, Float};
-use crate::grid::{Bounds, Grid};
-use crate::noise::Sample;
+use crate::grid::Grid;
 use crate::prelude_internal::*;
+use crate::sample::{Bounds, Sample};
 use crate::simd::Isa;
 
 /// A scalar field over `D`-dimensional space with an analytic gradient: a

@@ -26,12 +26,12 @@ pub trait DynField<const D: usize>: Send + Sync {
 }
 
 pub(crate) mod sealed {
-    use super::DynField;
     #[cfg(feature = "dynamic")]
-    use crate::dynamic::{DynSample, ErasedField, GradientOut, Points, Region};
+    use crate::erased::{DynSample, ErasedField, GradientOut, Points, Region};
     use crate::error::Error;
+    use crate::float::DynField;
     #[cfg(feature = "dynamic")]
-    use crate::grid::Bounds;
+    use crate::sample::Bounds;
     use crate::simd::{Isa, Op};
 
     /// Seals [`Float`](super::Float) and carries the per-precision backend

@@ -156,14 +156,3 @@ fn alloc<F>(v: &mut Vec<F>, n: usize) -> Result<(), Error> {
         count: n,
     })
 }
-
-/// The smallest and largest value a grid call wrote, over the values that
-/// are not NaN; a zero counts as `+0`. An empty or all-NaN grid gives
-/// `min = +∞`, `max = −∞`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Bounds<F> {
-    /// The smallest value.
-    pub min: F,
-    /// The largest value.
-    pub max: F,
-}

@@ -9,8 +9,10 @@
 
 use crate::error::Error;
 use crate::nd::NdKind;
-use crate::noise::MAX_PERIOD;
 use crate::prelude_internal::*;
+
+/// The largest period on any axis.
+pub const MAX_PERIOD: u32 = 65536;
 
 /// Generates [`NoiseKind`] and `with_kernel!` from the table below. `$d` is
 /// a `$`, so that the generated macro can have metavariables of its own.

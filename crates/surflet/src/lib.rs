@@ -78,6 +78,8 @@ pub mod document;
 #[cfg(feature = "dynamic")]
 #[cfg_attr(docsrs, doc(cfg(feature = "dynamic")))]
 pub mod dynamic;
+#[cfg(feature = "dynamic")]
+mod erased;
 mod error;
 mod field;
 mod float;
@@ -92,6 +94,7 @@ mod noise;
 pub mod prelude;
 mod program;
 pub mod reference;
+mod sample;
 mod seed;
 pub(crate) mod simd;
 pub mod stack;
@@ -111,8 +114,10 @@ pub use cellular::{Cellular, CellularDistance, CellularReturn};
 pub use error::Error;
 pub use field::Field;
 pub use float::{Element, Float};
-pub use grid::{Bounds, Grid};
-pub use noise::{MAX_PERIOD, Noise, NoiseKind, Sample};
+pub use grid::Grid;
+pub use kind::MAX_PERIOD;
+pub use noise::{Noise, NoiseKind};
+pub use sample::{Bounds, Sample};
 pub use simd::Isa;
 
 pub use curl::Curl;

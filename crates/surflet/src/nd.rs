@@ -49,8 +49,8 @@ use crate::batch::{self, Lanes, Source, Work};
 use crate::error::Error;
 use crate::float::Float;
 use crate::kernel::nd::{self as k, MAX_D};
-use crate::noise::Sample;
 use crate::prelude_internal::*;
+use crate::sample::Sample;
 use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Simd};
 

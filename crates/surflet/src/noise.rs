@@ -4,30 +4,20 @@ use crate::batch::{self, Dest, Lanes, Rows, Source, Work};
 use crate::cellular::Cellular;
 use crate::error::Error;
 use crate::float::Float;
-use crate::grid::{Bounds, Grid};
+use crate::grid::Grid;
 use crate::kernel::LaneParams;
 use crate::kernel::band::RowCache;
 use crate::kernel::cellular::CellLanes;
 use crate::kernel::select::Kernel;
 use crate::prelude_internal::*;
+use crate::sample::{Bounds, Sample};
 use crate::simd::Call;
 use crate::simd::scalar::{Round, Scalar};
 use crate::simd::{self, Isa, Simd};
 
 pub use crate::kind::NoiseKind;
 
-/// The largest period on any axis.
-pub const MAX_PERIOD: u32 = 65536;
-
-/// A value and its gradient (the partial derivatives along each axis), from
-/// one evaluation.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sample<F, const D: usize> {
-    /// The noise value.
-    pub value: F,
-    /// `∂value/∂x`, `∂value/∂y`, ...: the analytic derivative of `value`.
-    pub gradient: [F; D],
-}
+pub use crate::kind::MAX_PERIOD;
 
 /// A seeded noise field in `D` dimensions (1 to 4).
 ///

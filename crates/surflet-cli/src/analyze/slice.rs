@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::{AnalyzeArgs, PlaneName};
+use super::args::{AnalyzeArgs, PlaneName};
 use crate::any_field::FieldCalls;
 use crate::eval::{self, FamilyOptions};
 use crate::names::{Extra, NoiseName, Variant};
@@ -427,4 +427,19 @@ fn given_plane(u: &[f64], v: &[f64], dims: usize) -> Result<Plane, String> {
         ));
     }
     Ok(Plane { u, v })
+}
+
+/// The plane's unit directions in `dims` dimensions.
+impl PlaneName {
+    fn plane(self, dims: usize) -> Plane {
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        let s6 = 1.0 / 6f64.sqrt();
+        let (u, v) = match (self, dims) {
+            (PlaneName::Xy, _) => ([1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]),
+            (PlaneName::Diagonal, 2) => ([h, h, 0.0, 0.0], [-h, h, 0.0, 0.0]),
+            (PlaneName::Diagonal, 3) => ([h, -h, 0.0, 0.0], [s6, s6, -2.0 * s6, 0.0]),
+            (PlaneName::Diagonal, _) => ([0.5, -0.5, 0.5, -0.5], [0.5, 0.5, -0.5, -0.5]),
+        };
+        Plane { u, v }
+    }
 }

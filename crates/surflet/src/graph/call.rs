@@ -1,17 +1,18 @@
 //! The one description behind the three spellings: a tree of function calls
 //! with positional and named arguments. The expression parser and the
 //! TOML/JSON reader produce it; [`to_graph`] checks it against each
-//! function's parameters (so both spellings give the same messages), and
-//! [`from_graph`] turns a graph back into it for the printers. What each
-//! function reads and writes is its kind's unit's ([`kinds`]).
+//! function's parameters (so both spellings give the same messages), and a
+//! [`Writer`] turns a graph back into it for the printers. What each
+//! function reads and writes is its kind's unit's: the kinds reach this
+//! module through a [`Registry`] of their table's functions
+//! (`registry.rs`), so that it imports nothing of theirs.
 
 // Without `expr` or `serde` part of this is unused.
 #![cfg_attr(not(all(feature = "expr", feature = "serde")), allow(dead_code))]
 
 use crate::prelude_internal::*;
 
-use super::kinds::{self, Kind};
-use super::{Graph, MAX_DEPTH};
+use super::ast::{Graph, MAX_DEPTH};
 use crate::error::Error;
 use crate::stack::Stack;
 
@@ -115,6 +116,35 @@ impl Item {
     }
 }
 
+/// The node kinds' table, as reading and writing calls needs it: each
+/// function's parameters, reading a bound call or a config's stack table
+/// into a graph, and writing a graph. The kinds read their field arguments
+/// through [`Args`], so the reader and the kinds call each other; holding
+/// the kinds' side as function pointers keeps the recursion out of the
+/// imports.
+pub(crate) struct Registry {
+    /// The parameters of the function `name`, if there is one.
+    pub params_of: fn(&str) -> Option<Vec<&'static str>>,
+    /// Every function name, for "unknown function" messages.
+    pub function_names: fn() -> String,
+    /// The graph of a bound call.
+    pub read: fn(&Args<'_>) -> Result<Graph, Bad>,
+    /// The graph of a config's stack table.
+    pub check_table: fn(&Stack, &At) -> Result<Graph, Bad>,
+    /// A graph as a description.
+    pub write: fn(&Graph, Writer) -> Result<Item, Error>,
+}
+
+/// A function's name and parameters, as a [`Writer`] prints its calls.
+pub(crate) trait Signature {
+    /// Its name (`op`).
+    const NAME: &'static str;
+    /// Its parameters, in positional order.
+    const PARAMS: &'static [&'static str];
+    /// How many leading parameters are printed positionally.
+    const POSITIONAL: usize;
+}
+
 /// A call's arguments bound to its parameters.
 pub(crate) struct Args<'a> {
     /// The function's name.
@@ -124,17 +154,23 @@ pub(crate) struct Args<'a> {
     params: Vec<&'static str>,
     bound: Vec<Option<&'a Item>>,
     depth: usize,
+    kinds: &'static Registry,
 }
 
 impl<'a> Args<'a> {
-    pub(crate) fn bind(call: &'a Call, at: &'a At, depth: usize) -> Result<Args<'a>, Bad> {
+    pub(crate) fn bind(
+        call: &'a Call,
+        at: &'a At,
+        depth: usize,
+        kinds: &'static Registry,
+    ) -> Result<Args<'a>, Bad> {
         let name = call.name.as_str();
-        let params = kinds::params_of(name).ok_or_else(|| {
+        let params = (kinds.params_of)(name).ok_or_else(|| {
             bad(
                 at,
                 format!(
                     "unknown function `{name}` (expected one of: {})",
-                    kinds::function_names()
+                    (kinds.function_names)()
                 ),
             )
         })?;
@@ -180,7 +216,13 @@ impl<'a> Args<'a> {
             params,
             bound,
             depth,
+            kinds,
         })
+    }
+
+    /// The kinds' table the call was bound by.
+    pub fn kinds(&self) -> &'static Registry {
+        self.kinds
     }
 
     pub fn get(&self, p: &str) -> Option<&'a Item> {
@@ -204,7 +246,7 @@ impl<'a> Args<'a> {
 
     /// An item of this call (a list's element) as a field.
     pub fn graph(&self, item: &Item) -> Result<Graph, Bad> {
-        to_graph_at(item, self.depth + 1)
+        to_graph_at(item, self.depth + 1, self.kinds)
     }
 
     /// The call's depth in the graph.
@@ -297,11 +339,11 @@ pub(crate) fn whole(i: &Item, f: &str, p: &str) -> Result<u64, Bad> {
 }
 
 /// Converts a description tree into a graph.
-pub(crate) fn to_graph(item: &Item) -> Result<Graph, Bad> {
-    to_graph_at(item, 1)
+pub(crate) fn to_graph(item: &Item, kinds: &'static Registry) -> Result<Graph, Bad> {
+    to_graph_at(item, 1, kinds)
 }
 
-fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
+fn to_graph_at(item: &Item, depth: usize, kinds: &'static Registry) -> Result<Graph, Bad> {
     if depth > MAX_DEPTH {
         return Err(bad(
             &item.at,
@@ -316,8 +358,8 @@ fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
                 Err(bad(&item.at, format!("a constant must be finite, not {v}")))
             }
         }
-        Val::Call(c) => kinds::read(&Args::bind(c, &item.at, depth)?),
-        Val::Stack(s) => kinds::check_table(s, &item.at),
+        Val::Call(c) => (kinds.read)(&Args::bind(c, &item.at, depth, kinds)?),
+        Val::Stack(s) => (kinds.check_table)(s, &item.at),
         _ => Err(bad(
             &item.at,
             format!(
@@ -328,27 +370,24 @@ fn to_graph_at(item: &Item, depth: usize) -> Result<Graph, Bad> {
     }
 }
 
-/// A function's parameters (empty for an unknown name).
-pub(crate) fn params_for(name: &str) -> Vec<&'static str> {
-    kinds::params_of(name).unwrap_or_default()
-}
-
 /// How a graph is written as a description.
 #[derive(Clone, Copy)]
 pub(crate) struct Writer {
     /// Stacks as stack tables (a config's form), not as calls.
     pub tables: bool,
+    /// The kinds' table, which writes each node.
+    pub kinds: &'static Registry,
 }
 
 impl Writer {
     /// A field input as a description.
     pub fn graph(self, g: &Graph) -> Result<Item, Error> {
-        kinds::write(g, self)
+        (self.kinds.write)(g, self)
     }
 
     /// A call of `K` with these arguments, named except the leading ones
     /// that `K` prints positionally (while they are in parameter order).
-    pub fn call<K: Kind>(self, args: Vec<(&str, Item)>) -> Item {
+    pub fn call<K: Signature>(self, args: Vec<(&str, Item)>) -> Item {
         let args = args
             .into_iter()
             .enumerate()
@@ -359,12 +398,6 @@ impl Writer {
             .collect();
         Item::call(K::NAME, args)
     }
-}
-
-/// The description tree of `g`, with arguments named except the leading
-/// ones that each function prints positionally. Fails on a custom field.
-pub(crate) fn from_graph(g: &Graph) -> Result<Item, Error> {
-    Writer { tables: false }.graph(g)
 }
 
 /// A named argument.

@@ -18,8 +18,9 @@ use crate::prelude_internal::*;
 use pest::Parser as _;
 use pest::iterators::Pair;
 
-use super::call::{Arg, At, Bad, Call, Item, Val, to_graph};
-use super::{Graph, MAX_DEPTH};
+use super::ast::{Graph, MAX_DEPTH};
+use super::call::{Arg, At, Bad, Call, Item, Val};
+use super::registry::to_graph;
 use crate::error::Error;
 
 #[derive(pest_derive::Parser)]

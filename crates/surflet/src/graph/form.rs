@@ -27,8 +27,9 @@ use crate::prelude_internal::*;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use super::Graph;
-use super::call::{Arg, At, Bad, Call, Item, Val, Writer, to_graph};
+use super::ast::Graph;
+use super::call::{Arg, At, Bad, Call, Item, Val};
+use super::registry::{params_for, to_graph, writer};
 use crate::error::Error;
 use crate::stack::Stack;
 
@@ -141,7 +142,7 @@ fn value(i: &Item) -> Result<Value, Error> {
         Val::List(v) => Value::Array(v.iter().map(value).collect::<Result<_, _>>()?),
         Val::Stack(s) => stack_value(s)?,
         Val::Call(c) => {
-            let params = super::call::params_for(&c.name);
+            let params = params_for(&c.name);
             let mut m = Map::new();
             m.insert("op".into(), Value::String(c.name.clone()));
             for (k, a) in c.args.iter().enumerate() {
@@ -251,7 +252,7 @@ impl Graph {
 
 /// The description tree with stacks kept as stack tables.
 fn from_graph_config(g: &Graph) -> Result<Item, Error> {
-    Writer { tables: true }.graph(g)
+    writer(true).graph(g)
 }
 
 impl Serialize for Graph {

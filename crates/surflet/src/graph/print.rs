@@ -4,8 +4,9 @@
 use crate::prelude_internal::*;
 use core::fmt::Write;
 
-use super::Graph;
-use super::call::{Item, Val, from_graph};
+use super::ast::Graph;
+use super::call::{Item, Val};
+use super::registry::from_graph;
 use crate::error::Error;
 
 /// Binding strength: sums 1, products 2, unary minus 3, atoms 4.
@@ -53,7 +54,7 @@ fn write_item(out: &mut String, i: &Item) {
             }
             out.push(']');
         }
-        Val::Stack(s) => write_item(out, &super::kinds::stack_item(s)),
+        Val::Stack(s) => write_item(out, &super::kinds::stack::stack_item(s)),
         Val::Call(c) => {
             let infix = match c.name.as_str() {
                 "add" => Some(("+", 1)),

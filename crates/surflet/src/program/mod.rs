@@ -18,66 +18,26 @@
 // Lane code walks per-axis arrays in step; index loops read best there (and
 // iterator adaptors are avoided in hot code, see kernel/mod.rs).
 #![allow(clippy::needless_range_loop)]
-
 use crate::batch::{self, Source, Work};
 use crate::error::Error;
 use crate::float::Float;
-use crate::fractal_kind::{FractalKind, LayerAcc, add_octave, end_layer};
-use crate::grid::{Bounds, Grid};
-use crate::noise::{Noise, Sample};
+use crate::grid::Grid;
 use crate::prelude_internal::*;
+use crate::sample::{Bounds, Sample};
 use crate::simd::scalar::{Round, Scalar};
 use crate::simd::{self, Isa, Simd};
 
+mod lanes;
 mod octaves;
 mod rows;
-pub(crate) use octaves::*;
-use rows::*;
+mod spec;
 
-/// One octave: its noise (seed, kind, period), the turn and the factor
-/// applied to the layer's input coordinates, the offset added after them,
-/// and its amplitude.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct OctaveSpec<const D: usize> {
-    pub noise: Noise<D>,
-    pub freq: f64,
-    /// The octave's turn `R` (`x` is read at `R·x`), if it has one
-    /// ([rotation](crate::fractal#octave-rotation)).
-    pub rot: Option<[[f64; D]; D]>,
-    pub offset: [f64; D],
-    pub amp: f64,
-}
-
-/// One fractal over `octaves[first..first + count]`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct LayerSpec {
-    pub kind: FractalKind,
-    pub first: usize,
-    pub count: usize,
-    /// Ridged and hybrid offset.
-    pub offset: f64,
-    /// Ridged weight gain.
-    pub weight: f64,
-    /// Final factor: normalisation, times the warp amplitude for warp layers.
-    pub scale: f64,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Program<const D: usize> {
-    pub octaves: Vec<OctaveSpec<D>>,
-    pub layers: Vec<LayerSpec>,
-    /// Number of warp steps; `layers[..steps * D]` are their per-axis layers.
-    pub steps: usize,
-}
+pub(crate) use lanes::{layer_lanes, program_lanes};
+pub(crate) use octaves::{Cached, Lazy, Octs};
+use rows::ProgLanes;
+pub(crate) use spec::{LayerSpec, OctaveSpec, Program};
 
 impl<const D: usize> Program<D> {
-    /// Appends `layer` over a copy of `octaves`, re-basing its octave index.
-    pub(crate) fn push_layer(&mut self, octaves: &[OctaveSpec<D>], mut layer: LayerSpec) {
-        layer.first = self.octaves.len();
-        self.octaves.extend_from_slice(octaves);
-        self.layers.push(layer);
-    }
-
     /// The value at `p` (single point, [`simd::one_lane`]).
     #[inline]
     pub(crate) fn get<F: Float>(&self, p: [F; D]) -> F {
@@ -182,113 +142,6 @@ impl<F: Float, const D: usize, const GRAD: bool> simd::OneOp<F> for Point<'_, F,
             specs: &self.prog.octaves,
         };
         program_lanes::<_, D, _, GRAD>(s, self.prog, &octs, self.p)
-    }
-}
-
-/// Evaluates one fractal layer at `x` (layer input units): the value and its
-/// gradient with respect to `x`, by the chain rule through every octave.
-#[inline(always)]
-pub(crate) fn layer_lanes<S: Simd, const D: usize, O: Octs<S, D>>(
-    s: S,
-    specs: &[OctaveSpec<D>],
-    octs: &O,
-    layer: &LayerSpec,
-    x: [S::F; D],
-) -> (S::F, [S::F; D]) {
-    let zero = s.zero();
-    let mut acc = LayerAcc::new(s);
-    for j in 0..layer.count {
-        let i = layer.first + j;
-        let o = octs.oct(i);
-        let y = match &o.rot {
-            Some(h) => turn(s, h, x),
-            None => x,
-        };
-        let mut xi = [zero; D];
-        for a in 0..D {
-            xi[a] = s.add(s.mul(y[a], o.freq), o.offset[a]);
-        }
-        let fixed = octave_overflow(s, &mut xi, y, o.freq, o.offset);
-        let (n, mut gn) = octs.eval(s, i, &specs[i].noise, &o.field, xi, !fixed);
-        if let Some(h) = &o.rot {
-            gn = turn_back(s, h, gn);
-        }
-        add_octave(
-            s,
-            (layer.kind, layer.offset, layer.weight),
-            j,
-            o.freq,
-            o.amp,
-            n,
-            gn,
-            &mut acc,
-        );
-    }
-    end_layer(s, layer.scale, acc)
-}
-
-/// Evaluates a program at `p`: the warp steps move the point (tracking the
-/// Jacobian when `GRAD`), then the last layer is evaluated at the moved point
-/// and its gradient is pulled back by the chain rule, ∇ₚ = Jᵀ ∇_q.
-#[inline(always)]
-pub(crate) fn program_lanes<S: Simd, const D: usize, O: Octs<S, D>, const GRAD: bool>(
-    s: S,
-    prog: &Program<D>,
-    octs: &O,
-    p: [S::F; D],
-) -> (S::F, [S::F; D]) {
-    let zero = s.zero();
-    let one = s.c(1.0);
-    let mut q = p;
-    let mut jac = [[zero; D]; D];
-    for (a, row) in jac.iter_mut().enumerate() {
-        row[a] = one;
-    }
-    let mut dq = [zero; D];
-    let mut dg = [[zero; D]; D];
-    let last = prog.layers.len() - 1;
-    // One loop over all layers (warp layers, then the field), so that the
-    // kernels are inlined at a single call site.
-    let mut k = 0;
-    loop {
-        let (v, g) = layer_lanes(s, &prog.octaves, octs, &prog.layers[k], q);
-        if k == last {
-            if !GRAD || prog.steps == 0 {
-                return (v, g);
-            }
-            let mut out = [zero; D];
-            for b in 0..D {
-                let mut acc = s.mul(g[0], jac[0][b]);
-                for a in 1..D {
-                    acc = s.add(acc, s.mul(g[a], jac[a][b]));
-                }
-                out[b] = acc;
-            }
-            return (v, out);
-        }
-        let axis = k % D;
-        dq[axis] = v;
-        dg[axis] = g;
-        if axis == D - 1 {
-            // Every axis of one step is displaced from the same point.
-            for a in 0..D {
-                q[a] = s.add(q[a], dq[a]);
-            }
-            if GRAD {
-                // J ← (I + ∂displacement/∂q) · J
-                let old = jac;
-                for a in 0..D {
-                    for b in 0..D {
-                        let mut acc = old[a][b];
-                        for c in 0..D {
-                            acc = s.add(acc, s.mul(dg[a][c], old[c][b]));
-                        }
-                        jac[a][b] = acc;
-                    }
-                }
-            }
-        }
-        k += 1;
     }
 }
 

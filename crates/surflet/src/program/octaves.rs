@@ -1,10 +1,11 @@
 // Lane code walks per-axis arrays in step; index loops read best there.
 #![allow(clippy::needless_range_loop)]
 
-use super::*;
+use super::spec::OctaveSpec;
 use crate::kernel::LaneParams;
 use crate::kernel::band::RowCache;
 use crate::noise::Noise;
+use crate::prelude_internal::*;
 use crate::simd::Element;
 use crate::simd::Simd;
 

@@ -1,13 +1,16 @@
 // Lane code walks per-axis arrays in step; index loops read best there.
 #![allow(clippy::needless_range_loop)]
 
-use super::*;
+use super::lanes::program_lanes;
+use super::octaves::{Cached, Oct, Octs, octave_overflow};
+use super::spec::{LayerSpec, OctaveSpec, Program};
 use crate::batch::{self, Lanes};
 use crate::fractal_kind::{FractalKind, LayerAcc, add_octave, end_layer};
 use crate::kernel::band::{BAND_MAX, OctaveMap, OctaveSink, RowCache, Sums};
 use crate::kernel::select::{HypercubeK, Kernel};
 use crate::noise::NoiseKind;
 use crate::noise::RowCall;
+use crate::prelude_internal::*;
 use crate::simd::Element;
 use crate::simd::{Call, Simd};
 
@@ -122,7 +125,7 @@ impl<S: Simd, const D: usize> AccRows<S, D> {
 
 /// Adds one octave's row to a row of sums: the kernel's points go
 /// through [`add_octave`], and its misses through the per-lane path of
-/// [`layer_lanes`] (the same bits either way).
+/// [`layer_lanes`](super::lanes::layer_lanes) (the same bits either way).
 struct AccSink<'a, S: Simd, K, const D: usize, const GRAD: bool, const FBM: bool> {
     o: &'a Oct<S>,
     period: &'a [u32; 4],
@@ -206,7 +209,7 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool, const FBM: bool> O
 /// One octave of a program over a piece of grid rows (`ys`, each the
 /// stretch `xs` along x, the coordinates on the axes after y `rest`'s),
 /// adding each point's noise to its sums in `acc`, exactly as
-/// [`layer_lanes`] adds it for one vector.
+/// [`layer_lanes`](super::lanes::layer_lanes) adds it for one vector.
 struct OctaveRows<'a, 'c, S: Simd, K, const D: usize, const GRAD: bool> {
     o: &'a Oct<S>,
     spec: &'a OctaveSpec<D>,

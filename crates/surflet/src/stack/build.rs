@@ -2,13 +2,14 @@
 
 use crate::prelude_internal::*;
 
-use super::{Stack, at, rekey};
+use super::desc::{Stack, at, rekey};
 use crate::error::Error;
 use crate::float::Float;
 use crate::fractal::Fractal;
-use crate::grid::{Bounds, Grid};
+use crate::grid::Grid;
 use crate::noise::{Noise, NoiseKind};
 use crate::program::Program;
+use crate::sample::Bounds;
 use crate::simd::Isa;
 use crate::warp::Warp;
 

@@ -3,7 +3,7 @@
 
 use crate::prelude_internal::*;
 
-use super::{FractalDesc, Stack, WarpDesc, at, rekey};
+use super::desc::{FractalDesc, Stack, WarpDesc, at, rekey};
 use crate::cellular::Cellular;
 use crate::error::Error;
 use crate::fractal::{Fractal, FractalKind, FractalParams, ROTATION_TILES};

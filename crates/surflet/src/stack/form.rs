@@ -8,8 +8,8 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
+use super::desc::{Stack, at};
 use super::keys::{self, KEYS, KeyType, TABLES, Value};
-use super::{Stack, at};
 use crate::cellular::{CellularDistance, CellularReturn};
 use crate::error::Error;
 use crate::fractal::FractalKind;

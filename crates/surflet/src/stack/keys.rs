@@ -24,7 +24,7 @@
 
 use crate::prelude_internal::*;
 
-use super::{FractalDesc, Stack, WarpDesc};
+use super::desc::{FractalDesc, Stack, WarpDesc};
 use crate::cellular::{Cellular, CellularDistance, CellularReturn};
 use crate::fractal::{FractalKind, MAX_OCTAVES};
 use crate::noise::{MAX_PERIOD, NoiseKind};

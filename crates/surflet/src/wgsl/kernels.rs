@@ -3,7 +3,7 @@
 //! writer reaches a noise's impl through the kind registry
 //! (`kind::with_kernel!`), so a kind without WGSL is refused with its name.
 
-use super::{bad, c, lit, vec};
+use super::lit::{bad, c, lit, vec};
 use crate::error::Error;
 use crate::kernel::MARGIN;
 use crate::kernel::cubic::ValueCubicK;

@@ -1,7 +1,7 @@
 //! A constant: `0.5`, or `const(0.5)`. Its gradient is 0.
 
 use super::prelude::*;
-use crate::graph::node::zeros;
+use crate::graph::eval::zeros;
 
 /// The constant kind.
 pub(in crate::graph) struct Const;

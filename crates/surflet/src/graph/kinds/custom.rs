@@ -59,7 +59,7 @@ impl Kind for CustomKind {
 
 impl<const D: usize> Eval<D> for CustomOp<D> {
     fn eval<F: Float>(&self, p: Pass, f: &Frame<'_, F, D>) -> Result<Buf<F, D>, Error> {
-        crate::graph::node::fill_leaf(f, p, |q, v, g| F::fill_dyn(&*self.0, p.isa, q, v, g))
+        crate::graph::eval::fill_leaf(f, p, |q, v, g| F::fill_dyn(&*self.0, p.isa, q, v, g))
     }
     fn reads_points(&self) -> bool {
         true

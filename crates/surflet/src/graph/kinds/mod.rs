@@ -13,9 +13,9 @@
 
 use crate::prelude_internal::*;
 
-use super::Graph;
-use super::call::{Args, Bad, Item, Writer};
-use super::node::{Buf, Eval, Frame, Node, Pass, each, zip};
+use super::ast::Graph;
+use super::call::{Args, Bad, Item, Signature, Writer};
+use super::eval::{Buf, Eval, Frame, Pass, each, zip};
 use crate::error::Error;
 use crate::float::Float;
 
@@ -36,21 +36,39 @@ mod scale;
 mod scale_bias;
 mod select;
 mod smoothstep;
-mod stack;
+pub(in crate::graph) mod stack;
 mod terrace;
 mod translate;
 
-pub(super) use stack::{check_table, stack_item};
-
 /// What every unit uses.
 mod prelude {
-    pub(super) use super::{Cx, Kind, Mapped, Pointwise, Range, Zipped, hull, parts, widen};
+    pub(super) use super::{Cx, Kind, Mapped, Node, Pointwise, Range, Zipped, hull, parts, widen};
     pub(super) use crate::error::Error;
     pub(super) use crate::float::Float;
-    pub(super) use crate::graph::Graph;
+    pub(super) use crate::graph::ast::Graph;
     pub(super) use crate::graph::call::{Args, Bad, Item, Writer, bad, nums};
-    pub(super) use crate::graph::node::{Buf, Eval, Frame, Node, Pass};
+    pub(super) use crate::graph::eval::{Buf, Eval, Frame, Pass};
     pub(super) use crate::prelude_internal::*;
+}
+
+/// A compiled node: its operation and its derived range.
+#[derive(Clone)]
+pub(in crate::graph) struct Node<const D: usize> {
+    pub op: Op<D>,
+    pub range: (f64, f64),
+}
+
+impl<const D: usize> Node<D> {
+    pub(in crate::graph) fn eval<F: Float>(
+        &self,
+        p: Pass,
+        f: &Frame<'_, F, D>,
+    ) -> Result<Buf<F, D>, Error> {
+        self.op.eval(p, f)
+    }
+    pub(in crate::graph) fn reads_points(&self) -> bool {
+        self.op.reads_points()
+    }
 }
 
 /// One kind of graph node.
@@ -421,4 +439,11 @@ kinds! {
     Displace => displace::Displace,
     Distort => distort::Distort,
     Custom => custom::CustomKind,
+}
+
+/// Every kind prints its calls under its own name and parameters.
+impl<K: Kind> Signature for K {
+    const NAME: &'static str = <K as Kind>::NAME;
+    const PARAMS: &'static [&'static str] = <K as Kind>::PARAMS;
+    const POSITIONAL: usize = <K as Kind>::POSITIONAL;
 }

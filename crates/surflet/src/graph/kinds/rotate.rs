@@ -4,7 +4,7 @@
 
 use super::moved;
 use super::prelude::*;
-use crate::graph::Rotation;
+use crate::graph::ast::Rotation;
 use crate::graph::call::{Val, number};
 
 /// The rotate kind.

@@ -10,9 +10,11 @@ use crate::error::Error;
 use crate::field::Field;
 use crate::float::Float;
 use crate::fractal::FractalKind;
-use crate::graph::Graph;
-use crate::graph::call::{Arg, Args, At, Bad, Item, Val, Writer, bad, int, named, nums, whole};
-use crate::graph::node::{Buf, Eval, Frame, Pass, fill_leaf};
+use crate::graph::ast::Graph;
+use crate::graph::call::{
+    Arg, Args, At, Bad, Item, Registry, Val, Writer, bad, int, named, nums, whole,
+};
+use crate::graph::eval::{Buf, Eval, Frame, Pass, fill_leaf};
 use crate::noise::NoiseKind;
 use crate::stack::keys::{KEYS, Key, KeyType, Value};
 use crate::stack::{Evaluator, FractalDesc, Stack, WarpDesc};
@@ -219,7 +221,7 @@ fn leaf(a: &Args<'_>, keys: &mut Keys) -> Result<Stack, Bad> {
         return noise(a, kind, keys);
     }
     let input = a.need("input")?;
-    let mut stack = leaf_item(input, keys, a.depth() + 1)?;
+    let mut stack = leaf_item(input, keys, a.depth() + 1, a.kinds())?;
     if let Ok(kind) = FractalKind::from_name(a.name) {
         if stack.fractal.is_some() || stack.warp.is_some() {
             return Err(bad(
@@ -249,7 +251,12 @@ fn leaf(a: &Args<'_>, keys: &mut Keys) -> Result<Stack, Bad> {
 }
 
 /// A fractal's or warp's input: a stack table or a stack function's call.
-fn leaf_item(item: &Item, keys: &mut Keys, depth: usize) -> Result<Stack, Bad> {
+fn leaf_item(
+    item: &Item,
+    keys: &mut Keys,
+    depth: usize,
+    kinds: &'static Registry,
+) -> Result<Stack, Bad> {
     if depth > crate::graph::MAX_DEPTH {
         return Err(bad(
             &item.at,
@@ -269,7 +276,7 @@ fn leaf_item(item: &Item, keys: &mut Keys, depth: usize) -> Result<Stack, Bad> {
             ));
         }
     };
-    let a = Args::bind(call, &item.at, depth)?;
+    let a = Args::bind(call, &item.at, depth, kinds)?;
     // Any other call (`fbm(perlin() * 2)`, `fbm(abs(perlin()))`) is not a
     // stack, and its arguments are not a fractal's: asking them for
     // `input` panicked until the `expr` fuzz target found it.

@@ -1,6 +1,5 @@
 //! SSE4.1 for the one-lane backend: its floor in one instruction.
 
-use super::has_avx2;
 use crate::simd::{Element, Isa};
 
 /// The one-lane backend's rounding by SSE4.1's `roundss`/`roundsd`, for
@@ -23,7 +22,9 @@ impl Sse41 {
             YES => Some(Sse41(())),
             NO => None,
             _ => {
-                let yes = Isa::detect() != Isa::Scalar && has_avx2();
+                // `detect` returns only a set the CPU has, and both vector
+                // sets need AVX2.
+                let yes = Isa::detect() != Isa::Scalar;
                 STATE.store(if yes { YES } else { NO }, Ordering::Relaxed);
                 yes.then_some(Sse41(()))
             }

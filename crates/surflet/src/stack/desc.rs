@@ -1,0 +1,248 @@
+//! The description's types: a [`Stack`] and its tables, with their
+//! defaults, and the error helpers its checks share.
+
+use crate::prelude_internal::*;
+
+use crate::cellular::{CellularDistance, CellularReturn};
+use crate::error::Error;
+use crate::fractal::FractalKind;
+use crate::noise::NoiseKind;
+use crate::warp::WarpKind;
+
+/// A noise stack: noise, seed, frequency, optional period, fractal and warp.
+///
+/// ```
+/// use surflet::Field; // the trait with get, sample, fill and grid
+/// use surflet::Stack;
+/// let stack = Stack::from_toml_str(r#"
+///     noise = "perlin"
+///     seed = 3
+///     frequency = 0.5
+///     [fractal]
+///     kind = "billow"
+///     octaves = 3
+/// "#)?;
+/// let field = stack.build::<2>()?;
+/// assert!(field.get([1.0f64, 2.0]).abs() <= 1.0);
+/// // Round trip through JSON.
+/// assert_eq!(Stack::from_json_str(&stack.to_json_string()?)?, stack);
+///
+/// let err = Stack::from_toml_str("[fractal]\noctaves = 0").unwrap_err();
+/// assert!(err.to_string().starts_with("fractal.octaves: "));
+/// # Ok::<(), surflet::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stack {
+    /// The base noise (default `simplex`).
+    pub noise: NoiseKind,
+    /// Cellular noise's distance (default euclidean); an error for other
+    /// noises.
+    pub distance: Option<CellularDistance>,
+    /// Cellular noise's return value, key `return` (default `f1`); an error
+    /// for other noises.
+    pub ret: Option<CellularReturn>,
+    /// Cellular noise's jitter, in `[0, 1]` (default 1); an error for other
+    /// noises.
+    pub jitter: Option<f64>,
+    /// The seed (default 0).
+    pub seed: u64,
+    /// Octave 0's frequency (default 1). Positive and finite.
+    pub frequency: f64,
+    /// Period per axis in lattice cells at `frequency`, one entry per
+    /// dimension, each in 1..=65536 (default: none).
+    pub period: Option<Vec<u32>>,
+    /// A translation of the domain, in lattice cells at `frequency`, one
+    /// finite entry per dimension (default: none). It moves a layer, or a
+    /// tile's neighbour, without changing the seed.
+    ///
+    /// The stack's value at `p` is the value of the same stack without an
+    /// offset at `p + offset / frequency`. The move is made once, to the
+    /// point, before the fractal's octaves and the warp: octave `i` moves by
+    /// `offset · fᵢ / frequency` cells of its own lattice, and the warp's
+    /// displacements are read at the moved point too. A translation has the
+    /// identity Jacobian, so the gradient is the unmoved stack's gradient at
+    /// the moved point.
+    ///
+    /// Lattice cells rather than input units, so that a whole number of
+    /// cells maps the lattice onto itself: with a `period`, an offset of a
+    /// whole period gives the same tile back. It costs nothing per point:
+    /// [`build`](Self::build) adds each octave's share to the offset every
+    /// octave already has (see [fractal](crate::fractal)), so single points,
+    /// batches and grids (grid rows included) all compute `x · fᵢ + oᵢ` from
+    /// the same constants and return the same bits. The equalities above
+    /// hold up to rounding, and bit for bit where the octave coordinates are
+    /// exact (a power-of-two frequency, a whole-number lacunarity, points and
+    /// offsets with short binary expansions). A zero entry moves nothing:
+    /// that axis keeps the bits of the stack without an offset.
+    ///
+    /// [`check`](Self::check) refuses a non-finite entry, no entry or more
+    /// than four, and a move past 2^53 cells in any octave (where no `f64`
+    /// coordinate keeps a fraction); [`build`](Self::build) refuses a length
+    /// other than `D`. The length is not compared with the period's before
+    /// the dimension is known: `surflet render` gives the axes a period
+    /// leaves out periods of their own.
+    ///
+    /// ```
+    /// use surflet::Field; // the trait with get, sample, fill and grid
+    /// use surflet::Stack;
+    /// let plain = Stack::from_toml_str(r#"
+    ///     noise = "perlin"
+    ///     frequency = 0.5
+    ///     [fractal]
+    ///     octaves = 3
+    /// "#)?;
+    /// let moved = Stack { offset: Some(vec![3.0, -1.5]), ..plain.clone() };
+    /// let (a, b) = (plain.build::<2>()?, moved.build::<2>()?);
+    /// // 3 and -1.5 cells at frequency 0.5 are 6 and -3 input units.
+    /// let p = [0.25f64, 0.5];
+    /// assert_eq!(b.sample(p), a.sample([0.25 + 6.0, 0.5 - 3.0]));
+    ///
+    /// // One period along x gives the tile back.
+    /// let tiled = Stack { period: Some(vec![4, 4]), ..plain };
+    /// let shifted = Stack { offset: Some(vec![4.0, 0.0]), ..tiled.clone() };
+    /// assert_eq!(shifted.build::<2>()?.get(p), tiled.build::<2>()?.get(p));
+    ///
+    /// // In a config; the length must be the dimension.
+    /// let s = Stack::from_toml_str("noise = \"value\"\noffset = [10, 20]")?;
+    /// assert_eq!(s.offset, Some(vec![10.0, 20.0]));
+    /// assert!(s.to_toml_string()?.contains("offset = [10.0, 20.0]"));
+    /// let err = s.build::<3>().unwrap_err();
+    /// assert!(err.to_string().starts_with("offset: "));
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub offset: Option<Vec<f64>>,
+    /// The fractal (default: none, a single octave of noise).
+    pub fractal: Option<FractalDesc>,
+    /// The domain warp (default: none).
+    pub warp: Option<WarpDesc>,
+}
+
+/// The `[fractal]` table of a [`Stack`] (the frequency is the stack's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FractalDesc {
+    /// The formula (default `fbm`).
+    pub kind: FractalKind,
+    /// Octaves, 1..=32 (default 4).
+    pub octaves: u32,
+    /// Frequency ratio between octaves (default 2). Positive and finite.
+    pub lacunarity: f64,
+    /// Amplitude ratio between octaves (default 0.5). Finite.
+    pub gain: f64,
+    /// Octave 0's amplitude (default 1). Finite.
+    pub amplitude: f64,
+    /// Scale into [-1, 1] (default true).
+    pub normalize: bool,
+    /// Ridged and hybrid offset (default: the kind's,
+    /// [`FractalKind::default_offset`]); an error for other kinds.
+    pub offset: Option<f64>,
+    /// Ridged weight gain (default 2); an error for other kinds.
+    pub weight: Option<f64>,
+    /// The turn between octaves, in radians (default 0: none); see
+    /// [`FractalParams::rotation`](crate::FractalParams::rotation).
+    pub rotation: f64,
+}
+
+/// The `[warp]` table of a [`Stack`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct WarpDesc {
+    /// Single-step or progressive (default `single`).
+    pub kind: WarpKind,
+    /// The warp noise (default: the stack's noise).
+    pub noise: Option<NoiseKind>,
+    /// The warp seed (default: the stack's seed; the per-axis seeds are
+    /// salted, so they differ from the field's).
+    pub seed: Option<u64>,
+    /// The warp frequency (default: the stack's frequency).
+    pub frequency: Option<f64>,
+    /// The largest displacement per axis, in input units (default 1).
+    pub amplitude: f64,
+    /// The warp's fractal (default: none, a single octave of noise).
+    /// Progressive warps need `fbm`.
+    pub fractal: Option<FractalDesc>,
+}
+
+impl Default for Stack {
+    /// Simplex noise, seed 0, frequency 1, no period, offset, fractal or
+    /// warp.
+    fn default() -> Self {
+        Stack {
+            noise: default_noise(),
+            distance: None,
+            ret: None,
+            jitter: None,
+            seed: 0,
+            frequency: 1.0,
+            period: None,
+            offset: None,
+            fractal: None,
+            warp: None,
+        }
+    }
+}
+
+impl Default for FractalDesc {
+    /// fBm, 4 octaves, lacunarity 2, gain 0.5, amplitude 1, normalised.
+    fn default() -> Self {
+        FractalDesc {
+            kind: FractalKind::Fbm,
+            octaves: default_octaves(),
+            lacunarity: 2.0,
+            gain: 0.5,
+            amplitude: 1.0,
+            normalize: true,
+            offset: None,
+            weight: None,
+            rotation: 0.0,
+        }
+    }
+}
+
+impl Default for WarpDesc {
+    /// Single-step, the stack's noise, seed and frequency, amplitude 1, one
+    /// octave.
+    fn default() -> Self {
+        WarpDesc {
+            kind: WarpKind::Single,
+            noise: None,
+            seed: None,
+            frequency: None,
+            amplitude: 1.0,
+            fractal: None,
+        }
+    }
+}
+
+fn default_noise() -> NoiseKind {
+    NoiseKind::Simplex
+}
+fn default_octaves() -> u32 {
+    4
+}
+/// An error at `key` (a dotted path).
+pub(super) fn at(key: impl Into<String>, e: impl core::fmt::Display) -> Error {
+    Error::Config {
+        key: key.into(),
+        message: e.to_string(),
+    }
+}
+
+/// Re-keys an error from [`FractalParams::validate`] or [`Fractal::new`]:
+/// parameters live under `prefix`, except the frequency (`freq_key`); period
+/// problems belong to `period_key`.
+pub(super) fn rekey(e: Error, prefix: &str, freq_key: &str, period_key: &str) -> Error {
+    match e {
+        Error::Parameter { name, reason } => {
+            let key = if name == "frequency" {
+                freq_key.to_string()
+            } else {
+                format!("{prefix}.{name}")
+            };
+            Error::Config {
+                key,
+                message: reason,
+            }
+        }
+        Error::Config { .. } => e,
+        other => at(period_key, other),
+    }
+}
