@@ -29,15 +29,37 @@ multiply-adds (docs/GPU.md has what each tested driver does).
 Covered: value, perlin, simplex and simplex-value noise in 2D and 3D, with
 every fractal and domain warp, periodic or not.
 
+--lang glsl, hlsl, msl or spirv writes the module in another language,
+translated from the WGSL by naga (wgpu's translator; a build with the
+`langs` feature): every function and global, the opaque zero included,
+without an entry point (SPIR-V, which needs one, gets an empty compute
+`surflet_stub_main`). naga renames parameters and locals, not the module's
+functions (a --name the language reserves, as HLSL does `noise`, is
+refused). In MSL the opaque zero is each function's last parameter. The
+GLSL, compiled by glslang, gives the CPU's bits on lavapipe; HLSL and MSL
+are validated, not run (docs/GPU.md).
+
+--import-path writes the `#define_import_path` line that Bevy's shader
+imports (naga_oil) expect, so that a Bevy shader can `#import` the module.
+
   surflet shader simplex --octaves 5 > noise.wgsl
-  surflet shader --config terrain.toml --dims 3 --name terrain --output terrain.wgsl";
+  surflet shader --config terrain.toml --dims 3 --name terrain --output terrain.wgsl
+  surflet shader perlin --octaves 4 --import-path my_game::noise > noise.wgsl
+  surflet shader perlin --octaves 4 --lang glsl > noise.glsl";
 
 /// A shading language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Lang {
-    /// WGSL (WebGPU, wgpu, Bevy; naga translates it to GLSL, HLSL, MSL and
-    /// SPIR-V).
+    /// WGSL (WebGPU, wgpu, Bevy).
     Wgsl,
+    /// GLSL 4.50 (Vulkan, OpenGL; Godot, three.js).
+    Glsl,
+    /// HLSL, shader model 5.1 (Direct3D; Unity, Unreal).
+    Hlsl,
+    /// Metal Shading Language 2.0.
+    Msl,
+    /// SPIR-V words (binary; needs --output).
+    Spirv,
 }
 
 /// Command line of `surflet shader`.
@@ -65,6 +87,11 @@ pub struct ShaderArgs {
     /// The function's name (a WGSL identifier not starting with surflet_).
     #[arg(long, value_name = "NAME", default_value = "noise")]
     pub name: String,
+
+    /// Start the WGSL with `#define_import_path PATH` (Bevy's shader
+    /// imports), a path like `my_game::noise`.
+    #[arg(long, value_name = "PATH")]
+    pub import_path: Option<String>,
 
     /// Write the source to FILE instead of standard output (replaced only
     /// when complete).
@@ -103,24 +130,95 @@ pub fn run(args: &ShaderArgs, mut out: impl Write) -> Result<(), CliError> {
         ));
     }
     let dims = dims_of(args, &resolved)?;
-    let Lang::Wgsl = args.lang;
+    if let Some(path) = &args.import_path {
+        check_import_path(path, args.lang).map_err(usage)?;
+    }
+    if args.lang == Lang::Spirv && args.output.is_none() {
+        return Err(usage(
+            "SPIR-V is binary: give --output FILE (for text, use another --lang)".into(),
+        ));
+    }
     let stack = &resolved.stack;
     let source = match dims {
         2 => stack.build::<2>().and_then(|e| e.wgsl(&args.name)),
         _ => stack.build::<3>().and_then(|e| e.wgsl(&args.name)),
     }
     .map_err(|e| usage(resolved.explain(&e)))?;
+    let bytes = match (args.lang, &args.import_path) {
+        (Lang::Wgsl, Some(path)) => format!("#define_import_path {path}\n\n{source}").into_bytes(),
+        (Lang::Wgsl, None) => source.into_bytes(),
+        (lang, _) => translated(&source, lang, &args.name)?,
+    };
     match &args.output {
-        None => out.write_all(source.as_bytes()).map_err(CliError::Write),
+        None => out.write_all(&bytes).map_err(CliError::Write),
         Some(path) => {
             let staged = Staged::new(path).map_err(CliError::Runtime)?;
             staged
                 .file()
-                .write_all(source.as_bytes())
+                .write_all(&bytes)
                 .map_err(|e| CliError::Runtime(format!("writing {}: {e}", path.display())))?;
             staged.commit(true).map_err(CliError::Runtime)
         }
     }
+}
+
+/// A Bevy import path (`a::b::c`, WGSL identifiers), for WGSL only.
+fn check_import_path(path: &str, lang: Lang) -> Result<(), String> {
+    if lang != Lang::Wgsl {
+        return Err("--import-path is WGSL's (Bevy's shader imports)".into());
+    }
+    let ident = |s: &str| {
+        let mut c = s.chars();
+        matches!(c.next(), Some(f) if f.is_ascii_alphabetic() || f == '_')
+            && c.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if path.split("::").all(ident) {
+        Ok(())
+    } else {
+        Err(format!(
+            "--import-path {path:?} is not a path of identifiers like my_game::noise"
+        ))
+    }
+}
+
+/// The module in `lang`, by naga; SPIR-V as little-endian words. naga
+/// renames a function whose name the language reserves (HLSL's `noise`
+/// becomes `noise_`): that is refused, so that the names the user asked for
+/// are the names the source has.
+#[cfg(feature = "langs")]
+fn translated(wgsl: &str, lang: Lang, name: &str) -> Result<Vec<u8>, CliError> {
+    use surflet::wgsl::{Lang as L, Shader, translate};
+    let to = match lang {
+        Lang::Glsl => L::Glsl,
+        Lang::Hlsl => L::Hlsl,
+        Lang::Msl => L::Msl,
+        Lang::Spirv => L::SpirV,
+        Lang::Wgsl => unreachable!("WGSL is not translated"),
+    };
+    match translate(wgsl, to).map_err(|e| CliError::Runtime(e.to_string()))? {
+        Shader::Text(t) => {
+            let kept = |f: &str| t.lines().any(|l| l.contains(&format!(" {f}(")));
+            if !(kept(name) && kept(&format!("{name}_gradient"))) {
+                return Err(CliError::Usage(format!(
+                    "{} reserves the name `{name}` (naga renames it); choose another --name",
+                    to.name()
+                )));
+            }
+            Ok(t.into_bytes())
+        }
+        Shader::SpirV(words) => Ok(words.iter().flat_map(|w| w.to_le_bytes()).collect()),
+    }
+}
+
+#[cfg(not(feature = "langs"))]
+fn translated(_: &str, lang: Lang, _: &str) -> Result<Vec<u8>, CliError> {
+    let name = lang
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string());
+    Err(CliError::Usage(format!(
+        "--lang {name} needs a surflet built with the `langs` feature (naga): \
+         cargo install --locked --path crates/surflet-cli --features full"
+    )))
 }
 
 /// 2 unless --dims or a per-axis key (--period, --domain-offset, or the

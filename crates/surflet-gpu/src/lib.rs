@@ -360,6 +360,30 @@ fn surflet_gpu_main(
     )
 }
 
+/// The WGSL program a [`GridKernel`] runs: `source` and, appended, the
+/// entry point `surflet_gpu_main` that evaluates the function `name` of
+/// `dims` (2 or 3) dimensions, or with `gradient` `name_gradient`, over a
+/// grid, with its three bindings (group 0: the uniform parameters, the
+/// axes' coordinates, the output). For translating the whole program into
+/// another language (see [`GridKernel::from_spirv`]).
+pub fn program(source: &str, name: &str, dims: usize, gradient: bool) -> Result<String, GpuError> {
+    if dims != 2 && dims != 3 {
+        return Err(GpuError::Input(format!(
+            "dimension {dims}: only 2 and 3 are supported"
+        )));
+    }
+    if !is_identifier(name) {
+        return Err(GpuError::Input(format!(
+            "function name {name:?} is not a WGSL identifier"
+        )));
+    }
+    let opaque_zero = source.contains("var<private> surflet_zero: u32;");
+    Ok(format!(
+        "{source}{}",
+        entry_point(name, dims, gradient, opaque_zero)
+    ))
+}
+
 fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
@@ -393,24 +417,50 @@ impl GridKernel {
         dims: usize,
         gradient: bool,
     ) -> Result<GridKernel, GpuError> {
+        let code = program(source, name, dims, gradient)?;
+        GridKernel::from_source(
+            ctx,
+            wgpu::ShaderSource::Wgsl(code.into()),
+            name,
+            dims,
+            gradient,
+        )
+    }
+
+    /// A kernel from SPIR-V words: a [`program`] in another language,
+    /// compiled by another compiler (the agreement test's GLSL, by
+    /// glslang). Its entry point must be `surflet_gpu_main`, with
+    /// [`program`]'s bindings. wgpu reads the words with naga's SPIR-V
+    /// front end.
+    #[cfg(feature = "spirv")]
+    pub fn from_spirv(
+        ctx: &GpuContext,
+        words: &[u32],
+        dims: usize,
+        gradient: bool,
+    ) -> Result<GridKernel, GpuError> {
         if dims != 2 && dims != 3 {
             return Err(GpuError::Input(format!(
                 "dimension {dims}: only 2 and 3 are supported"
             )));
         }
-        if !is_identifier(name) {
-            return Err(GpuError::Input(format!(
-                "function name {name:?} is not a WGSL identifier"
-            )));
-        }
-        let opaque_zero = source.contains("var<private> surflet_zero: u32;");
-        let code = format!("{source}{}", entry_point(name, dims, gradient, opaque_zero));
+        let source = wgpu::ShaderSource::SpirV(words.to_vec().into());
+        GridKernel::from_source(ctx, source, "spirv", dims, gradient)
+    }
+
+    fn from_source(
+        ctx: &GpuContext,
+        source: wgpu::ShaderSource<'_>,
+        name: &str,
+        dims: usize,
+        gradient: bool,
+    ) -> Result<GridKernel, GpuError> {
         let pipeline = ctx.scoped(GpuError::Shader, || {
             let module = ctx
                 .device
                 .create_shader_module(wgpu::ShaderModuleDescriptor {
                     label: Some(name),
-                    source: wgpu::ShaderSource::Wgsl(code.into()),
+                    source,
                 });
             ctx.device
                 .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {

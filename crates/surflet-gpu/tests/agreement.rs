@@ -92,14 +92,30 @@ const WINDOWS: &[Window] = &[
     ),
 ];
 
+/// How a test makes a kernel from a module's WGSL, its function's name,
+/// its dimension and whether it computes the gradient.
+type Make<'a> = dyn Fn(&str, &str, usize, bool) -> Result<GridKernel, String> + 'a;
+
+/// The kernels as `GridKernel::new` compiles them: WGSL, through wgpu.
+fn wgsl_kernel(
+    ctx: &GpuContext,
+) -> impl Fn(&str, &str, usize, bool) -> Result<GridKernel, String> + '_ {
+    move |src, name, d, gradient| {
+        GridKernel::new(ctx, src, name, d, gradient).map_err(|e| e.to_string())
+    }
+}
+
 /// Differences between the GPU's and the CPU's values and gradients:
 /// (samples whose bits differ, largest absolute difference, total).
-fn compare<const D: usize>(ctx: &GpuContext, ev: &Evaluator<D>, what: &str) -> (usize, f32, usize) {
+fn compare<const D: usize>(
+    ctx: &GpuContext,
+    ev: &Evaluator<D>,
+    what: &str,
+    make: &Make<'_>,
+) -> (usize, f32, usize) {
     let src = ev.wgsl("field").unwrap();
-    let kernel =
-        GridKernel::new(ctx, &src, "field", D, true).unwrap_or_else(|e| panic!("{what}: {e}"));
-    let values =
-        GridKernel::new(ctx, &src, "field", D, false).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let kernel = make(&src, "field", D, true).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let values = make(&src, "field", D, false).unwrap_or_else(|e| panic!("{what}: {e}"));
     let (mut diff, mut worst, mut total) = (0, 0f32, 0);
     for (origin, step, start, size) in WINDOWS {
         let o: [f32; D] = core::array::from_fn(|a| origin[a]);
@@ -172,13 +188,17 @@ fn compare<const D: usize>(ctx: &GpuContext, ev: &Evaluator<D>, what: &str) -> (
 }
 
 fn check(ctx: &GpuContext, toml: &str, dims: &[usize]) {
+    check_with(ctx, toml, dims, &wgsl_kernel(ctx));
+}
+
+fn check_with(ctx: &GpuContext, toml: &str, dims: &[usize], make: &Make<'_>) {
     let stack = Stack::from_toml_str(toml).unwrap();
     for &d in dims {
         let what = format!("{d}D {}", toml.replace('\n', "; "));
         let (diff, worst, total) = if d == 2 {
-            compare(ctx, &stack.build::<2>().unwrap(), &what)
+            compare(ctx, &stack.build::<2>().unwrap(), &what, make)
         } else {
-            compare(ctx, &stack.build::<3>().unwrap(), &what)
+            compare(ctx, &stack.build::<3>().unwrap(), &what, make)
         };
         eprintln!("{what}: {diff} of {total} samples differ, worst {worst:e}");
         assert_eq!(
@@ -359,4 +379,87 @@ fn edge_diff<const D: usize>(
         }
     }
     (differ, worst, n, tiny)
+}
+
+/// The kernels in GLSL: the whole program (module and entry point)
+/// translated by naga (`wgsl::translate`), compiled to SPIR-V by glslang, an
+/// independent compiler, and run through wgpu's SPIR-V path, against the
+/// CPU bit for bit: every stack of the WGSL test, in 2D and 3D, and the
+/// periodic ones. Without glslang (`glslangValidator`, Debian's
+/// `glslang-tools`) the test says so and passes, except where `CI` is
+/// `true` (`.ci/lavapipe` installs it), where it fails.
+#[cfg(feature = "spirv")]
+#[test]
+fn glsl_compiled_by_glslang_agrees_bit_for_bit() {
+    let Some(ctx) = context() else { return };
+    if std::process::Command::new("glslangValidator")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true and no glslangValidator"
+        );
+        eprintln!("skipped: no glslangValidator (Debian's glslang-tools)");
+        return;
+    }
+    let make = |src: &str, name: &str, d: usize, gradient: bool| {
+        let program = surflet_gpu::program(src, name, d, gradient).map_err(|e| e.to_string())?;
+        let glsl = match surflet::wgsl::translate(&program, surflet::wgsl::Lang::Glsl) {
+            Ok(surflet::wgsl::Shader::Text(t)) => t,
+            other => return Err(format!("{other:?}")),
+        };
+        let words = glslang(&glsl)?;
+        GridKernel::from_spirv(&ctx, &words, d, gradient).map_err(|e| e.to_string())
+    };
+    for toml in STACKS {
+        check_with(&ctx, toml, &[2, 3], &make);
+    }
+    for (toml, period) in PERIODIC {
+        check_with(&ctx, toml, &[period.len()], &make);
+    }
+}
+
+/// `glsl` (a compute shader whose entry is `main`) compiled by glslang for
+/// Vulkan, its entry point renamed `surflet_gpu_main`.
+#[cfg(feature = "spirv")]
+fn glslang(glsl: &str) -> Result<Vec<u32>, String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let base = std::env::temp_dir().join(format!(
+        "surflet-glsl-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let (src, spv) = (base.with_extension("comp"), base.with_extension("spv"));
+    std::fs::write(&src, glsl).map_err(|e| e.to_string())?;
+    let out = std::process::Command::new("glslangValidator")
+        .args(["-V", "--target-env", "vulkan1.1", "-S", "comp"])
+        .args([
+            "-e",
+            "surflet_gpu_main",
+            "--source-entrypoint",
+            "main",
+            "-o",
+        ])
+        .arg(&spv)
+        .arg(&src)
+        .output()
+        .map_err(|e| e.to_string())?;
+    let bytes = std::fs::read(&spv);
+    let _ = std::fs::remove_file(&src);
+    let _ = std::fs::remove_file(&spv);
+    if !out.status.success() {
+        return Err(format!(
+            "glslang: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let bytes = bytes.map_err(|e| e.to_string())?;
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect())
 }

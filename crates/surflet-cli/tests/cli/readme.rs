@@ -41,8 +41,8 @@ fn sh_blocks(readme: &str) -> Vec<String> {
 
 #[test]
 #[cfg_attr(
-    not(all(feature = "serve", feature = "plots")),
-    ignore = "the README runs analyze and gallery: test with --all-features"
+    not(all(feature = "serve", feature = "plots", feature = "langs")),
+    ignore = "the README runs analyze, gallery and shader --lang: test with --all-features"
 )]
 fn readme_shell_examples_run_verbatim() {
     let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))

@@ -136,3 +136,116 @@ fn an_unwritable_output_leaves_nothing() {
     assert!(e.contains("cannot create a file in"), "{e}");
     assert!(!dir.path().join("missing").exists());
 }
+
+/// `--import-path` writes Bevy's `#define_import_path` first, and the
+/// library's module after it; a path that is not one, or another language,
+/// is refused.
+#[test]
+fn import_path_heads_the_wgsl() {
+    let wgsl = shader(&["perlin", "--octaves", "3"]);
+    let with = shader(&[
+        "perlin",
+        "--octaves",
+        "3",
+        "--import-path",
+        "my_game::noise",
+    ]);
+    assert_eq!(
+        with,
+        format!("#define_import_path my_game::noise\n\n{wgsl}")
+    );
+    for (args, message) in [
+        (
+            &["--import-path", "my game"][..],
+            "not a path of identifiers",
+        ),
+        (&["--import-path", "a::"][..], "not a path of identifiers"),
+        (&["--import-path", "a::b", "--lang", "glsl"][..], "WGSL's"),
+    ] {
+        let mut all = vec!["shader", "perlin"];
+        all.extend_from_slice(args);
+        let (out, e) = fails(&all, "", 2);
+        assert!(out.is_empty() && e.contains(message), "{args:?}: {e}");
+    }
+}
+
+/// `--lang`: naga's GLSL, HLSL and MSL keep the module's two functions, the
+/// GLSL is a function library (no `#version`, no `main`) that glslang
+/// compiles once a shader around it gives them, and SPIR-V is binary, so it
+/// needs --output. Whether the GLSL computes the CPU's bits is
+/// crates/surflet-gpu/tests/agreement.rs.
+#[cfg(feature = "langs")]
+#[test]
+fn other_languages_keep_the_functions() {
+    let glsl = shader(&[
+        "simplex",
+        "--octaves",
+        "3",
+        "--lang",
+        "glsl",
+        "--name",
+        "terrain",
+    ]);
+    assert!(glsl.contains("float terrain(vec2 ") && glsl.contains("vec3 terrain_gradient(vec2 "));
+    assert!(
+        !glsl.contains("#version") && !glsl.contains("void main"),
+        "{glsl}"
+    );
+    let hlsl = shader(&[
+        "simplex", "--lang", "hlsl", "--dims", "3", "--name", "terrain",
+    ]);
+    assert!(
+        hlsl.contains("float terrain(float3 ") && hlsl.contains("asfloat("),
+        "{hlsl}"
+    );
+    // HLSL reserves `noise`, which naga would rename: refused.
+    let (out, e) = fails(&["shader", "simplex", "--lang", "hlsl"], "", 2);
+    assert!(
+        out.is_empty() && e.contains("hlsl reserves the name `noise`"),
+        "{e}"
+    );
+    let msl = shader(&["simplex", "--lang", "msl"]);
+    assert!(
+        msl.contains("float noise(") && msl.contains("metal::float2"),
+        "{msl}"
+    );
+    let (out, e) = fails(&["shader", "simplex", "--lang", "spirv"], "", 2);
+    assert!(out.is_empty() && e.contains("--output"), "{e}");
+    let dir = TempDir::new().unwrap();
+    let spv = dir.path().join("noise.spv");
+    shader(&[
+        "simplex",
+        "--lang",
+        "spirv",
+        "--output",
+        spv.to_str().unwrap(),
+    ]);
+    let bytes = fs::read(&spv).unwrap();
+    assert_eq!(
+        bytes[..4],
+        0x0723_0203u32.to_le_bytes(),
+        "SPIR-V's magic number"
+    );
+    // glslang, an independent compiler, takes the library in a shader.
+    let ci = std::env::var("CI").as_deref() == Ok("true");
+    let comp = dir.path().join("use.comp");
+    let body = "void main() { vec3 g = terrain_gradient(vec2(0.5, 0.25)); }\n";
+    fs::write(
+        &comp,
+        format!("#version 450\nlayout(local_size_x = 1) in;\n{glsl}{body}"),
+    )
+    .unwrap();
+    match std::process::Command::new("glslangValidator")
+        .args(["-V", "--target-env", "vulkan1.1", "-o"])
+        .arg(dir.path().join("use.spv"))
+        .arg(&comp)
+        .output()
+    {
+        Ok(out) => assert!(
+            out.status.success(),
+            "glslang: {}",
+            String::from_utf8_lossy(&out.stdout)
+        ),
+        Err(e) => assert!(!ci, "CI=true and no glslangValidator: {e}"),
+    }
+}

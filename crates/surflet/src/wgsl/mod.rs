@@ -50,8 +50,12 @@ use crate::program::{LayerSpec, OctaveSpec, Program};
 use crate::stack::Evaluator;
 
 mod kernels;
+#[cfg(feature = "langs")]
+mod langs;
 mod lit;
 use kernels::WgslKernel;
+#[cfg(feature = "langs")]
+pub use langs::{Lang, Shader, translate};
 pub(crate) use lit::{bad, c, lit, vec};
 
 const COMMON: &str = include_str!("common.wgsl");
