@@ -1287,13 +1287,23 @@ mod tests {
                     [warp]\nkind = \"progressive\"\namplitude = 0.5\nfrequency = 0.25\n\
                     noise = \"perlin\"\nseed = 3\n[warp.fractal]\nkind = \"fbm\"\n\
                     octaves = 2\nlacunarity = 3.0\ngain = 0.25\n";
-        let stack = Stack::from_toml_str(text).unwrap();
-        let words = command_line(&stack);
-        for key in KEYS.iter().filter(|k| k.flag != "--normalize") {
-            assert!(words.iter().any(|w| w == key.flag), "{} missing", key.flag);
+        // A turned fractal does not tile, so the rotations go in a second
+        // stack, without the period.
+        let turned = text
+            .replace("period = [4, 4]\n", "")
+            .replace("weight = 1.5\n", "weight = 1.5\nrotation = 0.5\n")
+            + "rotation = -1.5\n";
+        let mut all = Vec::new();
+        for text in [text.to_string(), turned] {
+            let stack = Stack::from_toml_str(&text).unwrap();
+            let words = command_line(&stack);
+            all.extend(words.iter().cloned());
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            assert_eq!(parse(&words).resolve(None).unwrap().stack, stack);
         }
-        let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        assert_eq!(parse(&words).resolve(None).unwrap().stack, stack);
+        for key in KEYS.iter().filter(|k| k.flag != "--normalize") {
+            assert!(all.iter().any(|w| w == key.flag), "{} missing", key.flag);
+        }
     }
 
     #[test]

@@ -126,9 +126,8 @@ pub fn translate(wgsl: &str, lang: Lang) -> Result<Shader, Error> {
             // group, as the pipelines of surflet-gpu have).
             for (_, var) in module.global_variables.iter() {
                 if let Some(rb) = var.binding {
-                    let target = u8::try_from(rb.binding).map_err(|_| {
-                        bad(format!("binding {} is past GLSL's 255", rb.binding))
-                    })?;
+                    let target = u8::try_from(rb.binding)
+                        .map_err(|_| bad(format!("binding {} is past GLSL's 255", rb.binding)))?;
                     options.binding_map.insert(rb, target);
                 }
             }
