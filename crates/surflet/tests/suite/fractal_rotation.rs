@@ -247,8 +247,7 @@ fn huge_finite_coordinates_stay_finite() {
             assert!(s.value.is_finite(), "{noise} at {x}: {}", s.value);
             assert!(s.gradient.iter().all(|g| g.is_finite()), "{noise} at {x}");
         }
-        let f64s = turned::<3>(noise, 0.8, 6);
-        let s = f64s.sample([f64::MAX, -f64::MAX, 1e300]);
+        let s = f.sample([f64::MAX, -f64::MAX, 1e300]);
         assert!(s.value.is_finite(), "{noise}: {}", s.value);
         assert!(f.get([f32::NAN, 0.0, 0.0]).is_nan());
         assert!(f.get([f32::INFINITY, 0.0, 0.0]).is_nan());
