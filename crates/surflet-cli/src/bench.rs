@@ -277,7 +277,7 @@ pub fn run(args: &BenchArgs, out: impl Write) -> Result<(), CliError> {
     print(&report, args.json, out).map_err(CliError::Write)
 }
 
-/// `--device gpu`: the stack compiled to WGSL, its dispatch and its grid
+/// `--device gpu`: the stack or graph compiled to WGSL, its dispatch and its grid
 /// call with read-back timed, in f32.
 #[cfg(feature = "gpu")]
 fn gpu(
@@ -289,12 +289,6 @@ fn gpu(
     out: impl Write,
 ) -> Result<(), CliError> {
     let usage = CliError::Usage;
-    if resolved.graph.is_some() {
-        return Err(usage(
-            "--device gpu evaluates noise stacks; graphs (--expr, a config's [graph]) run on the CPU"
-                .into(),
-        ));
-    }
     let cpu_only = [
         (!args.threads.is_empty(), "--threads"),
         (!args.isa.is_empty(), "--isa"),
@@ -311,7 +305,12 @@ fn gpu(
     }
     let calls = or_default(&args.call, &[Call::Dispatch, Call::Grid]);
     let seconds = Duration::from_secs_f64(args.seconds.unwrap_or(0.5));
-    let field = crate::gpu::GpuStack::new(&resolved.stack, dims, args.gradient)?;
+    let field = crate::gpu::GpuStack::new(
+        &resolved.stack,
+        resolved.graph.as_ref(),
+        dims,
+        args.gradient,
+    )?;
     // As on the CPU: just off the lattice.
     let (origin, step) = (0.123f32, spacing as f32);
     let mut rows = Vec::new();

@@ -1,10 +1,10 @@
-//! `--device gpu` (feature `gpu`): stacks compiled to WGSL
-//! ([`surflet::Evaluator::wgsl`]) and run by `surflet-gpu` on the first
+//! `--device gpu` (feature `gpu`): stacks and graphs compiled to WGSL
+//! ([`surflet::Evaluator::wgsl`], [`surflet::GraphField::wgsl`]) and run by `surflet-gpu` on the first
 //! GPU adapter wgpu finds.
 
 use std::time::{Duration, Instant};
 
-use surflet::Stack;
+use surflet::{Graph, Stack};
 use surflet_gpu::{GpuContext, GridKernel};
 
 use crate::CliError;
@@ -13,7 +13,7 @@ use crate::any_field::widen;
 /// The name the generated function gets.
 const NAME: &str = "field";
 
-/// A stack compiled for the GPU in `dims` (2 or 3) dimensions.
+/// A stack or graph compiled for the GPU in `dims` (2 or 3) dimensions.
 pub struct GpuStack {
     ctx: GpuContext,
     kernel: GridKernel,
@@ -21,20 +21,21 @@ pub struct GpuStack {
 }
 
 impl GpuStack {
-    /// Compiles `stack`; errors say what is not supported or that there is
-    /// no adapter.
-    pub fn new(stack: &Stack, dims: usize, gradient: bool) -> Result<GpuStack, CliError> {
+    /// Compiles `graph`, or `stack` where there is none; errors say what is
+    /// not supported or that there is no adapter.
+    pub fn new(
+        stack: &Stack,
+        graph: Option<&Graph>,
+        dims: usize,
+        gradient: bool,
+    ) -> Result<GpuStack, CliError> {
         let usage = |e: surflet::Error| CliError::Usage(format!("--device gpu: {e}"));
-        let source = match dims {
-            2 => stack.build::<2>().and_then(|e| e.wgsl(NAME)),
-            3 => stack.build::<3>().and_then(|e| e.wgsl(NAME)),
-            _ => {
-                return Err(CliError::Usage(format!(
-                    "--device gpu evaluates 2D and 3D stacks, not {dims}D"
-                )));
-            }
+        if !(2..=3).contains(&dims) {
+            return Err(CliError::Usage(format!(
+                "--device gpu evaluates 2D and 3D fields, not {dims}D"
+            )));
         }
-        .map_err(usage)?;
+        let source = crate::shader::wgsl(stack, graph, dims, NAME).map_err(usage)?;
         let ctx = GpuContext::new().map_err(|e| CliError::Runtime(e.to_string()))?;
         let kernel = GridKernel::new(&ctx, &source, NAME, dims, gradient)
             .map_err(|e| CliError::Runtime(e.to_string()))?;

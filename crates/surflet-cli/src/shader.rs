@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use surflet::NoiseKind;
+use surflet::{Graph, NoiseKind, Stack};
 
 use crate::CliError;
 use crate::imaging::output::Staged;
@@ -99,6 +99,22 @@ pub struct ShaderArgs {
     pub output: Option<PathBuf>,
 }
 
+/// The WGSL module of `graph`, or of `stack` where there is no graph, in
+/// `dims` (2 or 3) dimensions, defining `name` and `name_gradient`.
+pub fn wgsl(
+    stack: &Stack,
+    graph: Option<&Graph>,
+    dims: usize,
+    name: &str,
+) -> Result<String, surflet::Error> {
+    match (graph, dims) {
+        (Some(g), 2) => g.build::<2>().and_then(|f| f.wgsl(name)),
+        (Some(g), _) => g.build::<3>().and_then(|f| f.wgsl(name)),
+        (None, 2) => stack.build::<2>().and_then(|e| e.wgsl(name)),
+        (None, _) => stack.build::<3>().and_then(|e| e.wgsl(name)),
+    }
+}
+
 /// Runs `surflet shader`, printing to `out` unless --output.
 pub fn run(args: &ShaderArgs, mut out: impl Write) -> Result<(), CliError> {
     let usage = CliError::Usage;
@@ -123,12 +139,6 @@ pub fn run(args: &ShaderArgs, mut out: impl Write) -> Result<(), CliError> {
         None => None,
     };
     let resolved = args.stack.resolve(noise).map_err(usage)?;
-    if resolved.graph.is_some() {
-        return Err(usage(
-            "shader writes noise stacks; graphs (--expr, a config's [graph]) have no shader yet"
-                .into(),
-        ));
-    }
     let dims = dims_of(args, &resolved)?;
     if let Some(path) = &args.import_path {
         check_import_path(path, args.lang).map_err(usage)?;
@@ -138,12 +148,8 @@ pub fn run(args: &ShaderArgs, mut out: impl Write) -> Result<(), CliError> {
             "SPIR-V is binary: give --output FILE (for text, use another --lang)".into(),
         ));
     }
-    let stack = &resolved.stack;
-    let source = match dims {
-        2 => stack.build::<2>().and_then(|e| e.wgsl(&args.name)),
-        _ => stack.build::<3>().and_then(|e| e.wgsl(&args.name)),
-    }
-    .map_err(|e| usage(resolved.explain(&e)))?;
+    let source = wgsl(&resolved.stack, resolved.graph.as_ref(), dims, &args.name)
+        .map_err(|e| usage(resolved.explain(&e)))?;
     let bytes = match (args.lang, &args.import_path) {
         (Lang::Wgsl, Some(path)) => format!("#define_import_path {path}\n\n{source}").into_bytes(),
         (Lang::Wgsl, None) => source.into_bytes(),

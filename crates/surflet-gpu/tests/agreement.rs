@@ -1,6 +1,7 @@
-//! Stacks compiled to WGSL (`Evaluator::wgsl`) and run on the GPU, against
-//! the same stacks' CPU grid calls, value and gradient, bit for bit: every
-//! WGSL kernel in 2D and 3D, every fractal kind, warps, periods, and
+//! Stacks and graphs compiled to WGSL (`Evaluator::wgsl`,
+//! `GraphField::wgsl`) and run on the GPU, against the same fields' CPU
+//! grid calls, value and gradient, bit for bit: every WGSL kernel in 2D and
+//! 3D, every fractal kind, warps, periods, every graph node kind, and
 //! coordinates up to 2^20 (and integer coordinates past 2^30), through
 //! the value-and-gradient kernel and the value-only one.
 //!
@@ -10,11 +11,11 @@
 // Each point is compared across several output arrays by index.
 #![allow(clippy::needless_range_loop)]
 
-use surflet::{Evaluator, Field, Grid, Stack};
+use surflet::{Field, Graph, Grid, Stack};
 use surflet_gpu::{GpuContext, GridKernel};
 
 mod common;
-use common::context;
+use common::{context, graphs};
 
 /// The stacks: each WGSL kernel alone, then fractals, warps and periods.
 const STACKS: &[&str] = &[
@@ -25,6 +26,9 @@ const STACKS: &[&str] = &[
     "noise = \"simplex\"\nseed = 77\nfrequency = 0.37\n[fractal]\noctaves = 6",
     "noise = \"perlin\"\n[fractal]\nkind = \"ridged\"\noctaves = 5",
     "noise = \"value\"\n[fractal]\nkind = \"billow\"\noctaves = 4",
+    // Where a simplex octave is 0 (integer coordinates past 2^24), billow's
+    // sign is 0 and its product with a negative derivative is -0.
+    "noise = \"simplex\"\n[fractal]\nkind = \"billow\"\noctaves = 2",
     "noise = \"simplex-value\"\n[fractal]\nkind = \"turbulence\"\noctaves = 3",
     "noise = \"simplex\"\n[fractal]\nkind = \"hybrid\"\noctaves = 4",
     "noise = \"perlin\"\nseed = 5\n[fractal]\noctaves = 3\n[warp]\namplitude = 0.7",
@@ -109,11 +113,12 @@ fn wgsl_kernel(
 /// (samples whose bits differ, largest absolute difference, total).
 fn compare<const D: usize>(
     ctx: &GpuContext,
-    ev: &Evaluator<D>,
+    ev: &impl Field<D>,
+    src: &str,
     what: &str,
     make: &Make<'_>,
 ) -> (usize, f32, usize) {
-    let src = ev.wgsl("field").unwrap();
+    let src = src.to_string();
     let kernel = make(&src, "field", D, true).unwrap_or_else(|e| panic!("{what}: {e}"));
     let values = make(&src, "field", D, false).unwrap_or_else(|e| panic!("{what}: {e}"));
     let (mut diff, mut worst, mut total) = (0, 0f32, 0);
@@ -196,9 +201,11 @@ fn check_with(ctx: &GpuContext, toml: &str, dims: &[usize], make: &Make<'_>) {
     for &d in dims {
         let what = format!("{d}D {}", toml.replace('\n', "; "));
         let (diff, worst, total) = if d == 2 {
-            compare(ctx, &stack.build::<2>().unwrap(), &what, make)
+            let ev = stack.build::<2>().unwrap();
+            compare(ctx, &ev, &ev.wgsl("field").unwrap(), &what, make)
         } else {
-            compare(ctx, &stack.build::<3>().unwrap(), &what, make)
+            let ev = stack.build::<3>().unwrap();
+            compare(ctx, &ev, &ev.wgsl("field").unwrap(), &what, make)
         };
         eprintln!("{what}: {diff} of {total} samples differ, worst {worst:e}");
         assert_eq!(
@@ -206,6 +213,39 @@ fn check_with(ctx: &GpuContext, toml: &str, dims: &[usize], make: &Make<'_>) {
             "{what}: {diff} of {total} samples differ, worst {worst:e}"
         );
     }
+}
+
+/// Every graph of `common::graphs` in 2D and 3D, through `make`; or, to
+/// look into a difference, the `;`-separated expressions of
+/// `SURFLET_GRAPHS`.
+fn check_graphs(ctx: &GpuContext, make: &Make<'_>) {
+    for d in [2, 3] {
+        let list = match std::env::var("SURFLET_GRAPHS") {
+            Ok(l) => l.split(';').map(String::from).collect(),
+            Err(_) => graphs(d),
+        };
+        for text in list {
+            let what = format!("{d}D {text}");
+            let g = Graph::parse(&text).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let (diff, worst, total) = if d == 2 {
+                let f = g.build::<2>().unwrap();
+                compare(ctx, &f, &f.wgsl("field").unwrap(), &what, make)
+            } else {
+                let f = g.build::<3>().unwrap();
+                compare(ctx, &f, &f.wgsl("field").unwrap(), &what, make)
+            };
+            eprintln!("{what}: {diff} of {total} samples differ, worst {worst:e}");
+            assert_eq!(diff, 0, "{what}: {diff} of {total} samples differ");
+        }
+    }
+}
+
+/// Graphs (`GraphField::wgsl`): every node kind, with the Jacobians of
+/// nested moves, values and gradients.
+#[test]
+fn graphs_agree_bit_for_bit() {
+    let Some(ctx) = context() else { return };
+    check_graphs(&ctx, &wgsl_kernel(&ctx));
 }
 
 #[test]
@@ -318,9 +358,10 @@ fn edge_coordinates_agree() {
         for fractal in ["", "\n[fractal]\noctaves = 3"] {
             let toml = format!("noise = \"{noise}\"{fractal}");
             let stack = Stack::from_toml_str(&toml).unwrap();
+            let (e2, e3) = (stack.build::<2>().unwrap(), stack.build::<3>().unwrap());
             for (d, w, t, s) in [
-                edge_diff::<2>(&ctx, &stack.build().unwrap(), &edges),
-                edge_diff::<3>(&ctx, &stack.build().unwrap(), &edges),
+                edge_diff(&ctx, &e2, &e2.wgsl("field").unwrap(), &edges),
+                edge_diff(&ctx, &e3, &e3.wgsl("field").unwrap(), &edges),
             ] {
                 differ += d;
                 worst = worst.max(w);
@@ -328,6 +369,19 @@ fn edge_coordinates_agree() {
                 tiny += s;
             }
         }
+    }
+    // Every graph, in 2D (the 3D grid of 30 edges per axis is 27,000
+    // points a graph; 2D covers each node's operations at every edge).
+    for text in graphs(2) {
+        let g = Graph::parse(&text).unwrap().build::<2>().unwrap();
+        let (d, w, t, s) = edge_diff(&ctx, &g, &g.wgsl("field").unwrap(), &edges);
+        if d > 0 {
+            eprintln!("{text}: {d} of {t} edge samples differ");
+        }
+        differ += d;
+        worst = worst.max(w);
+        total += t;
+        tiny += s;
     }
     eprintln!(
         "edge coordinates: {differ} of {total} samples differ, worst {worst:e}; \
@@ -347,10 +401,11 @@ fn edge_coordinates_agree() {
 /// CPU).
 fn edge_diff<const D: usize>(
     ctx: &GpuContext,
-    ev: &Evaluator<D>,
+    ev: &impl Field<D>,
+    src: &str,
     edges: &[f32],
 ) -> (usize, f32, usize, usize) {
-    let kernel = GridKernel::new(ctx, &ev.wgsl("field").unwrap(), "field", D, true).unwrap();
+    let kernel = GridKernel::new(ctx, src, "field", D, true).unwrap();
     let axes: Vec<&[f32]> = vec![edges; D];
     let out = kernel.grid_axes(ctx, &axes).unwrap();
     let grid = Grid::from_axes(std::array::from_fn(|_| edges.to_vec())).unwrap();
@@ -419,6 +474,7 @@ fn glsl_compiled_by_glslang_agrees_bit_for_bit() {
     for (toml, period) in PERIODIC {
         check_with(&ctx, toml, &[period.len()], &make);
     }
+    check_graphs(&ctx, &make);
 }
 
 /// `glsl` (a compute shader whose entry is `main`) compiled by glslang for

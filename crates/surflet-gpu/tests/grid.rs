@@ -441,6 +441,19 @@ fn ints(a: u32, b: u32) -> u32 { return a * b + 1u; }";
             }
         }
     }
+    for d in [2, 3] {
+        for text in common::graphs(d) {
+            let g = surflet::Graph::parse(&text).unwrap();
+            let src = if d == 2 {
+                g.build::<2>().unwrap().wgsl("g").unwrap()
+            } else {
+                g.build::<3>().unwrap().wgsl("g").unwrap()
+            };
+            for f in unprotected_products(&src) {
+                bad.push(format!("{d}D {text}: in {f}"));
+            }
+        }
+    }
     assert!(
         bad.is_empty(),
         "{} unprotected:\n{}",

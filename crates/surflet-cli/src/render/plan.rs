@@ -218,7 +218,7 @@ impl Plan {
 }
 
 /// --precision and --device: f64 on the CPU unless they say otherwise;
-/// the GPU evaluates stacks without a loop's periods, in f32.
+/// the GPU evaluates stacks and graphs in f32.
 fn evaluation(
     args: &RenderArgs,
     r: &Resolved,
@@ -237,8 +237,9 @@ fn evaluation(
     }
 }
 
-/// The GPU's evaluation of `built`, the stack as the CPU field was built
-/// (with the periods render adds to tile an image or loop an animation).
+/// The GPU's evaluation of the graph, or of `built`, the stack as the CPU
+/// field was built (with the periods render adds to tile an image or loop
+/// an animation).
 #[cfg(feature = "gpu")]
 fn gpu_evaluation(
     r: &Resolved,
@@ -246,13 +247,7 @@ fn gpu_evaluation(
     dims: usize,
     normal: bool,
 ) -> Result<Evaluation, String> {
-    if r.graph.is_some() {
-        return Err(
-            "--device gpu renders noise stacks; graphs (--expr, a config's [graph]) run on the CPU"
-                .into(),
-        );
-    }
-    match crate::gpu::GpuStack::new(built, dims, normal) {
+    match crate::gpu::GpuStack::new(built, r.graph.as_ref(), dims, normal) {
         Ok(g) => Ok(Evaluation::Gpu(Box::new(g))),
         Err(crate::CliError::Usage(m) | crate::CliError::Runtime(m)) => Err(m),
         Err(e) => Err(format!("{e:?}")),

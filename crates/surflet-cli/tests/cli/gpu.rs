@@ -62,7 +62,7 @@ fn gpu_renders_are_the_f32_renders() {
         return;
     }
     let dir = TempDir::new().unwrap();
-    let cases: [(&str, &[&str]); 6] = [
+    let cases: [(&str, &[&str]); 8] = [
         (
             "a.png",
             &["-n", "simplex", "--octaves", "5", "--size", "96x64"],
@@ -125,6 +125,38 @@ fn gpu_renders_are_the_f32_renders() {
                 "40x30",
             ],
         ),
+        // The README's graph.
+        (
+            "g.png",
+            &[
+                "--size",
+                "64x48",
+                "--ramp",
+                "terrain",
+                "--expr",
+                "select(fbm(simplex(seed=1), octaves=6) * 0.6 - 0.2, \
+                 ridged(perlin(seed=2, frequency=2), octaves=5) * 0.9 - 0.1, \
+                 control=fbm(perlin(seed=3, frequency=0.5), octaves=2), threshold=0.1, \
+                 falloff=0.15)",
+            ],
+        ),
+        // A graph's normals in 3D: moves whose Jacobians reach the leaves.
+        (
+            "h.png",
+            &[
+                "--dims",
+                "3",
+                "--z",
+                "0.25",
+                "--mode",
+                "normal",
+                "--size",
+                "40",
+                "--expr",
+                "terrace(displace(rotate(simplex(), angle=0.5), by=[perlin(seed=2) * 0.4, \
+                 value(seed=3) * 0.4, perlin(seed=4) * 0.4]), points=[-1, 0, 0.4, 1], smooth=true)",
+            ],
+        ),
         // A loop: render makes the stack periodic along time.
         (
             "f.gif",
@@ -149,7 +181,10 @@ fn gpu_renders_are_the_f32_renders() {
 fn gpu_errors_say_what_to_do() {
     let cases: [(&[&str], &str); 3] = [
         (&["--precision", "f64"], "--device gpu evaluates in f32"),
-        (&["--expr", "perlin()"], "graphs"),
+        (
+            &["--expr", "pow(abs(perlin()), 0.5)"],
+            "non-integer exponent",
+        ),
         (&["-n", "cellular"], "cellular noise has no WGSL kernel"),
     ];
     let dir = TempDir::new().unwrap();

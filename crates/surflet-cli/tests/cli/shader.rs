@@ -1,5 +1,6 @@
-//! `surflet shader`: the stack as WGSL, the same text as the library's
-//! `Evaluator::wgsl` whether the stack comes from flags or a config, and
+//! `surflet shader`: the stack or graph as WGSL, the same text as the
+//! library's `Evaluator::wgsl` and `GraphField::wgsl` whether it comes from
+//! flags, an expression or a config, and
 //! clear errors for what has no shader. (Whether the WGSL computes the
 //! CPU's bits is crates/surflet-gpu/tests/agreement.rs.)
 
@@ -105,12 +106,60 @@ fn a_configs_per_axis_keys_fix_the_dimension() {
     );
 }
 
+/// A graph, from `--expr` or a config's `[graph]`, gives the library's
+/// `GraphField::wgsl` module.
+#[test]
+fn graphs_give_the_librarys_module() {
+    let expr =
+        "blend(simplex(seed=1), ridged(perlin(seed=2), octaves=3), control=value(seed=3)) * 0.5";
+    let g = surflet::Graph::parse(expr).unwrap();
+    let want2 = g.build::<2>().unwrap().wgsl("noise").unwrap();
+    let want3 = g.build::<3>().unwrap().wgsl("terrain").unwrap();
+    assert!(want2.contains("fn noise_gradient(p: vec2<f32>) -> vec3<f32>"));
+    assert_eq!(shader(&["--expr", expr]), want2);
+    assert_eq!(
+        shader(&["--expr", expr, "--dims", "3", "--name", "terrain"]),
+        want3
+    );
+    // The config that render saves for it.
+    let dir = TempDir::new().unwrap();
+    let config = dir.path().join("g.toml");
+    let png = dir.path().join("g.png");
+    let out = surflet()
+        .args([
+            "render",
+            png.to_str().unwrap(),
+            "--size",
+            "8",
+            "-q",
+            "--expr",
+            expr,
+        ])
+        .args(["--save-config", config.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(fs::read_to_string(&config).unwrap().contains("[graph"));
+    assert_eq!(shader(&["--config", config.to_str().unwrap()]), want2);
+}
+
 #[test]
 fn what_has_no_shader_is_refused() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["cellular"], "cellular noise has no WGSL kernel"),
         (&["opensimplex2"], "no WGSL kernel"),
-        (&["--expr", "perlin() + 1"], "graphs"),
+        (
+            &["--expr", "pow(abs(perlin()), 1.5)"],
+            "non-integer exponent",
+        ),
+        (
+            &["--expr", "perlin() + cellular()"],
+            "cellular noise has no WGSL kernel",
+        ),
         (&["--noise", "noise1234"], "reference port"),
         (
             &["simplex", "--name", "surflet_x"],

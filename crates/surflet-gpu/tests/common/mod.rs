@@ -19,3 +19,60 @@ pub fn context() -> Option<GpuContext> {
         }
     }
 }
+
+/// Graphs that use every node kind, for `d` (2 or 3) dimensions (the
+/// domain nodes take one number or field per axis): arithmetic, maps,
+/// selections, and domain moves nested so that every kind of move meets a
+/// Jacobian from above and pulls a leaf's gradient back through it.
+pub fn graphs(d: usize) -> Vec<String> {
+    let v = |xs: [&str; 3]| format!("[{}]", xs[..d].join(", "));
+    let fields = |scale: &str| {
+        let f = ["perlin(seed=2)", "value(seed=3)", "simplex(seed=4)"];
+        let f: Vec<String> = f[..d].iter().map(|f| format!("{f} * {scale}")).collect();
+        format!("[{}]", f.join(", "))
+    };
+    vec![
+        // The README's kind of terrain.
+        "select(fbm(simplex(seed=1), octaves=4), ridged(perlin(seed=2), octaves=3), \
+         control=perlin(seed=3, frequency=0.25), threshold=0, falloff=0.1) * 0.8 + 0.1"
+            .into(),
+        "blend(value(seed=4), simplex(seed=5), control=perlin(seed=6)) \
+         - min(perlin(), value(seed=2)) / (2 + abs(simplex(seed=7)))"
+            .into(),
+        "max(-perlin(seed=1), pow(simplex(seed=2), 3)) + pow(2 + value(), -2) + pow(perlin(), 0) \
+         - pow(billow(simplex(seed=9), octaves=2), 5)"
+            .into(),
+        "clamp(fbm(perlin(seed=9), octaves=3), -0.3, 0.4) + scale_bias(simplex(), 0.5, -0.25) \
+         + remap(value(seed=3), from=[-1, 1], to=[0, 2]) + 0"
+            .into(),
+        "terrace(fbm(simplex(seed=2), octaves=3), points=[-1, -0.2, 0.3, 1], smooth=true) \
+         + terrace(perlin(), points=[-0.5, 0, 0.5])"
+            .into(),
+        "curve(simplex(seed=3), points=[[-1, -1], [-0.2, 0.1], [0.4, 0.2], [1, 1]]) \
+         * smoothstep(-0.2, 0.3, perlin(seed=1)) + select(value(), perlin(), control=simplex())"
+            .into(),
+        format!(
+            "translate(scale(rotate(fbm(perlin(seed=1), octaves=3), angle=0.6), by={}), by={})",
+            v(["1.5", "0.75", "2"]),
+            v(["0.25", "-3", "0"])
+        ),
+        format!(
+            "displace(simplex(seed=1), by={}) + distort(fbm(value(), octaves=2), power=0.3, \
+             frequency=2, roughness=2, seed=5)",
+            fields("0.5")
+        ),
+        // Moves under moves: each meets the Jacobian of those above it.
+        format!(
+            "scale(rotate(translate(displace(scale(perlin(seed=4), by=1.5) * value(), by={}), \
+             by={}), angle=-0.4), by=0.8)",
+            fields("0.3"),
+            v(["0.5", "0", "-1.25"])
+        ),
+        format!(
+            "rotate(blend(displace(simplex(), by={}), scale(value(seed=8), by=2), \
+             control=translate(perlin(), by={})), angle=1.1)",
+            fields("0.2"),
+            v(["3", "1", "2"])
+        ),
+    ]
+}

@@ -9,6 +9,9 @@ use crate::float::Float;
 use crate::grid::Grid;
 use crate::simd::Isa;
 
+#[cfg(feature = "wgsl")]
+use super::wgsl::Out;
+
 /// What a compiled node does over a block of points.
 pub(in crate::graph) trait Eval<const D: usize>: Clone {
     /// The node's values over the block at `f` and, if `p.grad`, their
@@ -18,6 +21,10 @@ pub(in crate::graph) trait Eval<const D: usize>: Clone {
     /// coordinates: domain transforms and displacements move them, and a
     /// user's field is called with them. Leaves use the grid itself.
     fn reads_points(&self) -> bool;
+    /// The node as a WGSL function (`graph::wgsl`), written for a frame
+    /// with a Jacobian if `jac`: its name.
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error>;
 }
 
 /// How a block is evaluated: the instruction set, the number of points,

@@ -80,6 +80,8 @@ mod kinds;
 mod node;
 mod print;
 mod registry;
+#[cfg(feature = "wgsl")]
+mod wgsl;
 
 pub use ast::{Custom, Graph, MAX_DEPTH, Rotation};
 pub use node::GraphField;

@@ -77,6 +77,36 @@ impl<const D: usize> GraphField<D> {
         }
     }
 
+    /// The graph as a WGSL module defining `fn name(p) -> f32` and
+    /// `fn name_gradient(p)`, as [`Evaluator::wgsl`] does for a stack (its
+    /// [module documentation](crate::wgsl) has the rules that make a
+    /// driver compute the CPU's bits). Each node is written by its kind's
+    /// unit, beside its CPU evaluation, with the same operations in the
+    /// same order; a graph that is a single stack gives that stack's module.
+    ///
+    /// Fails where [`Evaluator::wgsl`] does (dimension, noise, name), and
+    /// on nodes that have no WGSL form: a custom field (Rust code) and a
+    /// power with a non-integer exponent (computed in `f64` on the CPU).
+    ///
+    /// ```
+    /// use surflet::Graph;
+    /// let g = Graph::parse("select(simplex(), perlin(seed=2), control=value(seed=3), falloff=0.1)")?;
+    /// let wgsl = g.build::<2>()?.wgsl("terrain")?;
+    /// assert!(wgsl.contains("fn terrain(p: vec2<f32>) -> f32"));
+    /// assert!(wgsl.contains("fn terrain_gradient(p: vec2<f32>) -> vec3<f32>"));
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    #[cfg(feature = "wgsl")]
+    pub fn wgsl(&self, name: &str) -> Result<String, Error> {
+        if let Some(e) = self.as_stack() {
+            return e.wgsl(name);
+        }
+        let preamble = crate::wgsl::preamble::<D>(name)?;
+        let mut w = super::wgsl::Out::<D>::new(name);
+        let root = self.root.wgsl(&mut w, false)?;
+        Ok(w.finish(preamble, &root))
+    }
+
     /// The tile, if the graph is a single tiling stack.
     pub fn tile(&self) -> Option<[f64; D]> {
         self.as_stack().and_then(|e| e.tile())

@@ -23,7 +23,8 @@
 //!
 //! Supported: value, Perlin, simplex and simplex value noise in 2D and 3D,
 //! periodic or not (periodic 2D simplex on its hexagonal lattice), every
-//! fractal kind, and domain warps. Other noises
+//! fractal kind, and domain warps; and graphs of them
+//! ([`GraphField::wgsl`](crate::GraphField::wgsl)). Other noises
 //! (OpenSimplex2, cellular) and other dimensions are refused with an error.
 //!
 //! ```
@@ -125,17 +126,20 @@ fn check_name(name: &str) -> Result<(), Error> {
 
 /// The WGSL module for `prog` (see [`Evaluator::wgsl`]).
 pub(crate) fn module<const D: usize>(prog: &Program<D>, name: &str) -> Result<String, Error> {
+    let body = stack_fns(prog, name)?;
+    Ok(preamble::<D>(name)? + &body)
+}
+
+/// What every module starts with: its header, the shared helpers, the
+/// constants and every kernel's source, for `D` (2 or 3) and the public
+/// function `name` (checked here).
+pub(crate) fn preamble<const D: usize>(name: &str) -> Result<String, Error> {
     if D != 2 && D != 3 {
         return Err(bad(format!(
             "WGSL is generated for 2D and 3D stacks, not {D}D"
         )));
     }
     check_name(name)?;
-    let mut body = String::new();
-    for (k, layer) in prog.layers.iter().enumerate() {
-        body.push_str(&layer_fn::<D>(name, k, layer, &prog.octaves)?);
-    }
-    body.push_str(&program_fn::<D>(name, prog));
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -150,8 +154,18 @@ pub(crate) fn module<const D: usize>(prog: &Program<D>, name: &str) -> Result<St
         out.push_str(source);
         out.push('\n');
     }
-    out.push_str(&body);
     Ok(out)
+}
+
+/// The functions of one stack: its layers, then `name_gradient(p)` and
+/// `name(p)` (the preamble must come first in the module).
+pub(crate) fn stack_fns<const D: usize>(prog: &Program<D>, name: &str) -> Result<String, Error> {
+    let mut body = String::new();
+    for (k, layer) in prog.layers.iter().enumerate() {
+        body.push_str(&layer_fn::<D>(name, k, layer, &prog.octaves)?);
+    }
+    body.push_str(&program_fn::<D>(name, prog));
+    Ok(body)
 }
 
 fn vty(d: usize) -> String {
@@ -166,10 +180,12 @@ fn kernel_call<const D: usize>(noise: &Noise<D>, p: &str) -> Result<String, Erro
     crate::kind::with_kernel!(noise, K => <K as WgslKernel<D>>::call(noise, p))
 }
 
-/// `+k`, `-k` or 0 by the sign of `n` (`fractal_kind::sign`).
+/// `+k`, `-k` or 0 by the sign of `n` (`fractal_kind::sign`). The zero is
+/// opaque: where `n` is 0 a driver would otherwise fold the `0 · dn` that
+/// follows to `+0`, where the CPU's is `-0` for a negative `dn`.
 fn sign(n: &str, k: f64) -> String {
     format!(
-        "select(select(0.0f, {}, {n} < 0.0f), {}, {n} > 0.0f)",
+        "select(select(surflet_p(0.0f), {}, {n} < 0.0f), {}, {n} > 0.0f)",
         c(-k),
         c(k)
     )

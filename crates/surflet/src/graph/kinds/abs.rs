@@ -33,6 +33,14 @@ impl Kind for Abs {
 }
 
 impl Pointwise for Abs {
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self) -> Result<String, Error> {
+        Ok(
+            "    let d = select(select(surflet_p(0.0f), -1.0f, x < 0.0f), 1.0f, x > 0.0f);\n    \
+            return vec2<f32>(abs(x), d);\n"
+                .into(),
+        )
+    }
     #[inline(always)]
     fn apply<F: Float>(&self, x: F) -> (F, F) {
         let d = if x > F::ZERO {

@@ -54,6 +54,8 @@ binary_kind! {
 }
 
 impl Binary for Add {
+    #[cfg(feature = "wgsl")]
+    const WGSL: &'static str = "    return vec2<f32>(p + q, gp + gq);\n";
     #[inline(always)]
     fn apply<F: Float>(p: F, q: F, gp: F, gq: F) -> (F, F) {
         (p + q, gp + gq)
@@ -64,6 +66,8 @@ impl Binary for Add {
 }
 
 impl Binary for Sub {
+    #[cfg(feature = "wgsl")]
+    const WGSL: &'static str = "    return vec2<f32>(p - q, gp - gq);\n";
     #[inline(always)]
     fn apply<F: Float>(p: F, q: F, gp: F, gq: F) -> (F, F) {
         (p - q, gp - gq)
@@ -74,6 +78,9 @@ impl Binary for Sub {
 }
 
 impl Binary for Mul {
+    #[cfg(feature = "wgsl")]
+    const WGSL: &'static str =
+        "    return vec2<f32>(p * q, surflet_p(gp * q) + surflet_p(p * gq));\n";
     #[inline(always)]
     fn apply<F: Float>(p: F, q: F, gp: F, gq: F) -> (F, F) {
         (p * q, gp * q + p * gq)
@@ -86,6 +93,9 @@ impl Binary for Mul {
 /// IEEE division: where `b` is 0 the value is ±∞ or NaN, and a divisor
 /// whose range contains 0 makes the range unbounded.
 impl Binary for Div {
+    #[cfg(feature = "wgsl")]
+    const WGSL: &'static str =
+        "    return vec2<f32>(p / q, (surflet_p(gp * q) - surflet_p(p * gq)) / (q * q));\n";
     #[inline(always)]
     fn apply<F: Float>(p: F, q: F, gp: F, gq: F) -> (F, F) {
         (p / q, (gp * q - p * gq) / (q * q))
@@ -101,6 +111,8 @@ impl Binary for Div {
 
 /// On a tie, `a` and its gradient; where either is NaN, NaN.
 impl Binary for Min {
+    #[cfg(feature = "wgsl")]
+    const WGSL: &'static str = "    if (p <= q) {\n        return vec2<f32>(p, gp);\n    }\n    if (q < p) {\n        return vec2<f32>(q, gq);\n    }\n    return vec2<f32>(p + q, surflet_nan());\n";
     #[inline(always)]
     fn apply<F: Float>(p: F, q: F, gp: F, gq: F) -> (F, F) {
         if p <= q {
@@ -118,6 +130,8 @@ impl Binary for Min {
 
 /// On a tie, `a` and its gradient; where either is NaN, NaN.
 impl Binary for Max {
+    #[cfg(feature = "wgsl")]
+    const WGSL: &'static str = "    if (p >= q) {\n        return vec2<f32>(p, gp);\n    }\n    if (q > p) {\n        return vec2<f32>(q, gq);\n    }\n    return vec2<f32>(p + q, surflet_nan());\n";
     #[inline(always)]
     fn apply<F: Float>(p: F, q: F, gp: F, gq: F) -> (F, F) {
         if p >= q {

@@ -85,4 +85,15 @@ impl<const D: usize> Eval<D> for Blended<D> {
     fn reads_points(&self) -> bool {
         self.a.reads_points() || self.b.reads_points() || self.c.reads_points()
     }
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error> {
+        let inputs = [&*self.a, &*self.b, &*self.c];
+        let (read, grad) = mix_wgsl(w, jac, inputs, "t", "0.5f")?;
+        let body = format!(
+            "{read}    let t = (kk.x + 1.0f) * 0.5f;\n    let diff = y.x - x.x;\n    \
+             return {}(x.x + surflet_p(diff * t), {grad});\n",
+            w.rt()
+        );
+        Ok(w.node_fn("blend", &body))
+    }
 }

@@ -51,6 +51,17 @@ impl Kind for Clamp {
 }
 
 impl Pointwise for ClampMap {
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self) -> Result<String, Error> {
+        let (lo, hi) = (k(self.0), k(self.1));
+        Ok(format!(
+            "    let lo = {lo};\n    let hi = {hi};\n\
+             \x20   if (x < lo) {{\n        return vec2<f32>(lo, surflet_p(0.0f));\n    }}\n\
+             \x20   if (x > hi) {{\n        return vec2<f32>(hi, surflet_p(0.0f));\n    }}\n\
+             \x20   if (x > lo && x < hi) {{\n        return vec2<f32>(x, 1.0f);\n    }}\n\
+             \x20   return vec2<f32>(x, surflet_p(0.0f));\n"
+        ))
+    }
     #[inline(always)]
     fn apply<F: Float>(&self, x: F) -> (F, F) {
         let (lo, hi) = (F::from_f64(self.0), F::from_f64(self.1));

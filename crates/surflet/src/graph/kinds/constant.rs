@@ -46,4 +46,14 @@ impl<const D: usize> Eval<D> for Constant {
     fn reads_points(&self) -> bool {
         false
     }
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self, w: &mut Out<D>, _jac: bool) -> Result<String, Error> {
+        let body = format!(
+            "    return {}({}, {});\n",
+            w.rt(),
+            k(self.0),
+            w.vt() + "(surflet_p(0.0f))"
+        );
+        Ok(w.node_fn("a constant", &body))
+    }
 }

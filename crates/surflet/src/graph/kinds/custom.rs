@@ -64,4 +64,13 @@ impl<const D: usize> Eval<D> for CustomOp<D> {
     fn reads_points(&self) -> bool {
         true
     }
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self, _w: &mut Out<D>, _jac: bool) -> Result<String, Error> {
+        Err(Error::Parameter {
+            name: "wgsl".into(),
+            reason: "the graph holds a custom field, which is Rust code that cannot run on a GPU; \
+                     write it as graph nodes to get a shader"
+                .into(),
+        })
+    }
 }

@@ -103,4 +103,33 @@ impl<const D: usize> Eval<D> for Displaced<D> {
     fn reads_points(&self) -> bool {
         true
     }
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error> {
+        let by: Vec<String> = self
+            .by
+            .iter()
+            .map(|d| d.wgsl(w, jac))
+            .collect::<Result<_, _>>()?;
+        let input = self.input.wgsl(w, true)?;
+        let start = if jac {
+            "j".to_string()
+        } else {
+            kmat(&core::array::from_fn::<[f64; D], D, _>(|a| {
+                core::array::from_fn(|b| if a == b { 1.0 } else { 0.0 })
+            }))
+        };
+        let mut body = format!("    var q2 = q;\n    var j2 = {start};\n");
+        for (a, f) in by.iter().enumerate() {
+            let axis = Out::<D>::axis(a);
+            body += &format!("    let d{a} = {f}(q, j);\n    q2.{axis} = q2.{axis} + d{a}.x;\n");
+            for b in 0..D {
+                body += &format!(
+                    "    j2[{a}][{b}] = j2[{a}][{b}] + {};\n",
+                    w.g(&format!("d{a}"), b)
+                );
+            }
+        }
+        body += &format!("    return {input}(q2, j2);\n");
+        Ok(w.node_fn("displace", &body))
+    }
 }

@@ -1,5 +1,6 @@
 //! The node kinds: one unit per kind, each holding its argument parsing,
-//! printing, checking, range, compiling and evaluation, and one table
+//! printing, checking, range, compiling and evaluation (and, with the
+//! feature `wgsl`, its WGSL function beside the evaluation), and one table
 //! ([`kinds!`]) that the rest of the graph module dispatches through.
 //!
 //! Adding a node kind is a [`Graph`] variant (the public form, with its
@@ -18,6 +19,8 @@ use super::call::{Args, Bad, Item, Signature, Writer};
 use super::eval::{Buf, Eval, Frame, Pass, each, zip};
 use crate::error::Error;
 use crate::float::Float;
+#[cfg(feature = "wgsl")]
+use crate::graph::wgsl::Out;
 
 mod abs;
 mod arith;
@@ -42,12 +45,16 @@ mod translate;
 
 /// What every unit uses.
 mod prelude {
+    #[cfg(feature = "wgsl")]
+    pub(super) use super::mix_wgsl;
     pub(super) use super::{Cx, Kind, Mapped, Node, Pointwise, Range, Zipped, hull, parts, widen};
     pub(super) use crate::error::Error;
     pub(super) use crate::float::Float;
     pub(super) use crate::graph::ast::Graph;
     pub(super) use crate::graph::call::{Args, Bad, Item, Writer, bad, nums};
     pub(super) use crate::graph::eval::{Buf, Eval, Frame, Pass};
+    #[cfg(feature = "wgsl")]
+    pub(super) use crate::graph::wgsl::{Out, k, kmat, kvec};
     pub(super) use crate::prelude_internal::*;
 }
 
@@ -68,6 +75,11 @@ impl<const D: usize> Node<D> {
     }
     pub(in crate::graph) fn reads_points(&self) -> bool {
         self.op.reads_points()
+    }
+    /// The node as a WGSL function (`graph::wgsl`): its name.
+    #[cfg(feature = "wgsl")]
+    pub(in crate::graph) fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error> {
+        self.op.wgsl(w, jac)
     }
 }
 
@@ -192,6 +204,10 @@ pub(super) trait Pointwise: Clone {
     fn apply<F: Float>(&self, x: F) -> (F, F);
     /// The image of the interval `r` (exact, given `r`).
     fn image(&self, r: Range) -> Range;
+    /// The body of the WGSL function `(x: f32) -> vec2<f32>` returning
+    /// [`apply`](Self::apply)'s pair, operation for operation.
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self) -> Result<String, Error>;
 }
 
 /// A [`Pointwise`] map of a node, compiled.
@@ -210,6 +226,21 @@ impl<M: Pointwise, const D: usize> Eval<D> for Mapped<M, D> {
     fn reads_points(&self) -> bool {
         self.input.reads_points()
     }
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error> {
+        let input = self.input.wgsl(w, jac)?;
+        let m = w.fresh();
+        w.helper(&format!(
+            "fn {m}(x: f32) -> vec2<f32> {{\n{}}}\n",
+            self.map.wgsl()?
+        ));
+        let body = format!(
+            "    let r = {input}(q, j);\n    let m = {m}(r.x);\n    return {}(m.x, {} * m.y);\n",
+            w.rt(),
+            w.grad("r")
+        );
+        Ok(w.node_fn("a pointwise map", &body))
+    }
 }
 
 /// A function of two values at every point: `add`, `mul`, `min`...
@@ -220,6 +251,10 @@ pub(super) trait Binary: Clone {
     fn apply<F: Float>(p: F, q: F, gp: F, gq: F) -> (F, F);
     /// The image of the intervals (exact, given them).
     fn image(p: Range, q: Range) -> Range;
+    /// The body of the WGSL function `(p: f32, q: f32, gp: f32, gq: f32)
+    /// -> vec2<f32>` returning [`apply`](Self::apply)'s pair.
+    #[cfg(feature = "wgsl")]
+    const WGSL: &'static str;
 }
 
 /// A [`Binary`] function of two nodes, compiled.
@@ -254,6 +289,52 @@ impl<B: Binary, const D: usize> Eval<D> for Zipped<B, D> {
     fn reads_points(&self) -> bool {
         self.a.reads_points() || self.b.reads_points()
     }
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error> {
+        let (a, b) = (self.a.wgsl(w, jac)?, self.b.wgsl(w, jac)?);
+        let f = w.fresh();
+        w.helper(&format!(
+            "fn {f}(p: f32, q: f32, gp: f32, gq: f32) -> vec2<f32> {{\n{}}}\n",
+            B::WGSL
+        ));
+        // The value with zero partials, then each partial (`eval::zip`).
+        let mut parts = vec![format!("{f}(x.x, y.x, 0.0f, 0.0f).x")];
+        for i in 0..D {
+            parts.push(format!("{f}(x.x, y.x, {}, {}).y", w.g("x", i), w.g("y", i)));
+        }
+        let body = format!(
+            "    let x = {a}(q, j);\n    let y = {b}(q, j);\n    return {}({});\n",
+            w.rt(),
+            parts.join(", ")
+        );
+        Ok(w.node_fn("a binary function", &body))
+    }
+}
+
+/// The WGSL shared by `blend` and `select`: the lines that evaluate the
+/// inputs `a`, `b` and `c` at `q` into `x`, `y` and `kk`, and the
+/// gradient of `x + (y − x)·t` for a `t` whose derivative is `dt`·∇`kk`
+/// (`t` and `dt` WGSL expressions; `diff` is `y − x`), in the CPU's order.
+#[cfg(feature = "wgsl")]
+pub(super) fn mix_wgsl<const D: usize>(
+    w: &mut Out<D>,
+    jac: bool,
+    inputs: [&Node<D>; 3],
+    t: &str,
+    dt: &str,
+) -> Result<(String, String), Error> {
+    let [a, b, c] = inputs;
+    let (a, b, c) = (a.wgsl(w, jac)?, b.wgsl(w, jac)?, c.wgsl(w, jac)?);
+    let grad: Vec<String> = (0..D)
+        .map(|i| {
+            let (gx, gy, gk) = (w.g("x", i), w.g("y", i), w.g("kk", i));
+            format!("({gx} + surflet_p(({gy} - {gx}) * {t})) + surflet_p((diff * {dt}) * {gk})")
+        })
+        .collect();
+    Ok((
+        format!("    let x = {a}(q, j);\n    let y = {b}(q, j);\n    let kk = {c}(q, j);\n"),
+        format!("{}({})", w.vt(), grad.join(", ")),
+    ))
 }
 
 /// Widens a derived interval by 2⁻²⁰ of its magnitude at each end, which
@@ -345,6 +426,12 @@ macro_rules! kinds {
             pub(super) fn reads_points(&self) -> bool {
                 match self {
                     $(Op::$variant(o) => Eval::<D>::reads_points(o),)*
+                }
+            }
+            #[cfg(feature = "wgsl")]
+            pub(super) fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error> {
+                match self {
+                    $(Op::$variant(o) => Eval::<D>::wgsl(o, w, jac),)*
                 }
             }
         }

@@ -33,6 +33,10 @@ impl Kind for Neg {
 }
 
 impl Pointwise for Neg {
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self) -> Result<String, Error> {
+        Ok("    return vec2<f32>(-x, -1.0f);\n".into())
+    }
     #[inline(always)]
     fn apply<F: Float>(&self, x: F) -> (F, F) {
         (-x, -F::ONE)

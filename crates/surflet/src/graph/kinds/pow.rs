@@ -84,7 +84,47 @@ fn powi<F: Float>(x: F, n: i32) -> F {
     if n < 0 { F::ONE / r } else { r }
 }
 
+/// [`powi`]'s products for `x^n` as one WGSL expression of `x`, in its
+/// order.
+#[cfg(feature = "wgsl")]
+fn powi_wgsl(n: i32) -> String {
+    let mut b = n.unsigned_abs();
+    let mut a = "x".to_string();
+    let mut r = "1.0f".to_string();
+    while b > 0 {
+        if b & 1 == 1 {
+            r = format!("({r} * {a})");
+        }
+        b >>= 1;
+        if b > 0 {
+            a = format!("({a} * {a})");
+        }
+    }
+    if n < 0 { format!("(1.0f / {r})") } else { r }
+}
+
 impl Pointwise for PowMap {
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self) -> Result<String, Error> {
+        match *self {
+            PowMap::Int(0) => {
+                Ok("    return vec2<f32>(surflet_p(1.0f), surflet_p(0.0f));\n".into())
+            }
+            PowMap::Int(n) => Ok(format!(
+                "    return vec2<f32>({}, {} * {});\n",
+                powi_wgsl(n),
+                k(f64::from(n)),
+                powi_wgsl(n - 1)
+            )),
+            PowMap::Real(e) => Err(Error::Parameter {
+                name: "wgsl".into(),
+                reason: format!(
+                    "pow with a non-integer exponent ({e}) has no WGSL form: the CPU \
+                     computes it in f64, which WGSL lacks (whole exponents up to ±64 have one)"
+                ),
+            }),
+        }
+    }
     #[inline(always)]
     fn apply<F: Float>(&self, x: F) -> (F, F) {
         let c = F::from_f64;

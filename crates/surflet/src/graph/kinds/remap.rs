@@ -67,6 +67,13 @@ impl Kind for Remap {
 }
 
 impl Pointwise for RemapMap {
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self) -> Result<String, Error> {
+        let (a, kk, b) = (k(self.0), k(self.1), k(self.2));
+        Ok(format!(
+            "    return vec2<f32>(surflet_p((x - {a}) * {kk}) + {b}, {kk});\n"
+        ))
+    }
     #[inline(always)]
     fn apply<F: Float>(&self, x: F) -> (F, F) {
         let c = F::from_f64;

@@ -143,4 +143,36 @@ impl<const D: usize> Eval<D> for Linear<D> {
     fn reads_points(&self) -> bool {
         true
     }
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error> {
+        let input = self.input.wgsl(w, true)?;
+        let m = &self.m;
+        // Row r of M times the column vector v(k): Σ m[r][k]·v(k), from k = 0.
+        let dot = |r: usize, v: &dyn Fn(usize) -> String| {
+            (0..D)
+                .map(|kk| format!("surflet_p({} * {})", k(m[r][kk]), v(kk)))
+                .collect::<Vec<_>>()
+                .join(" + ")
+        };
+        let q2: Vec<String> = (0..D)
+            .map(|r| dot(r, &|kk| format!("q.{}", Out::<D>::axis(kk))))
+            .collect();
+        let vt = w.vt();
+        let j2 = if jac {
+            // `M · J`, entry by entry.
+            let rows: Vec<String> = (0..D)
+                .map(|r| {
+                    let entries: Vec<String> = (0..D)
+                        .map(|b| dot(r, &|kk| format!("j[{kk}][{b}]")))
+                        .collect();
+                    format!("{vt}({})", entries.join(", "))
+                })
+                .collect();
+            format!("{}({})", w.mt(), rows.join(", "))
+        } else {
+            kmat(m)
+        };
+        let body = format!("    return {input}({vt}({}), {j2});\n", q2.join(", "));
+        Ok(w.node_fn("rotate", &body))
+    }
 }

@@ -69,4 +69,20 @@ impl<const D: usize> Eval<D> for Scaled<D> {
     fn reads_points(&self) -> bool {
         true
     }
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error> {
+        let input = self.input.wgsl(w, true)?;
+        let s = kvec(&self.by);
+        // `diag(s) · J`: row a of J times s[a].
+        let j2 = if jac {
+            let rows: Vec<String> = (0..D).map(|a| format!("j[{a}] * s[{a}]")).collect();
+            format!("{}({})", w.mt(), rows.join(", "))
+        } else {
+            kmat(&core::array::from_fn::<[f64; D], D, _>(|a| {
+                core::array::from_fn(|b| if a == b { self.by[a] } else { 0.0 })
+            }))
+        };
+        let body = format!("    let s = {s};\n    return {input}(q * s, {j2});\n");
+        Ok(w.node_fn("scale", &body))
+    }
 }

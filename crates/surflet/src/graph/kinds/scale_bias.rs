@@ -48,6 +48,13 @@ impl Kind for ScaleBias {
 }
 
 impl Pointwise for ScaleBiasMap {
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self) -> Result<String, Error> {
+        let (s, b) = (k(self.0), k(self.1));
+        Ok(format!(
+            "    return vec2<f32>(surflet_p(x * {s}) + {b}, {s});\n"
+        ))
+    }
     #[inline(always)]
     fn apply<F: Float>(&self, x: F) -> (F, F) {
         let (s, b) = (F::from_f64(self.0), F::from_f64(self.1));

@@ -139,4 +139,25 @@ impl<const D: usize> Eval<D> for Selected<D> {
     fn reads_points(&self) -> bool {
         self.a.reads_points() || self.b.reads_points() || self.c.reads_points()
     }
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error> {
+        let inputs = [&*self.a, &*self.b, &*self.c];
+        let (read, grad) = mix_wgsl(w, jac, inputs, "s", "ds")?;
+        let (lo, hi) = (
+            k(self.threshold - self.falloff),
+            k(self.threshold + self.falloff),
+        );
+        let width = k(2.0 * self.falloff);
+        let rt = w.rt();
+        let body = format!(
+            "{read}    let t = kk.x;\n    let lo = {lo};\n    let hi = {hi};\n    let width = {width};\n    \
+             if (surflet_is_nan(t)) {{\n        return {rt}(t);\n    }}\n    \
+             if (t < lo) {{\n        return x;\n    }}\n    \
+             if (t >= hi) {{\n        return y;\n    }}\n    \
+             let u = (t - lo) / width;\n    let s = (u * u) * ((3.0f - u) - u);\n    \
+             let ds = ((6.0f * u) * (1.0f - u)) / width;\n    let diff = y.x - x.x;\n    \
+             return {rt}(x.x + surflet_p(diff * s), {grad});\n"
+        );
+        Ok(w.node_fn("select", &body))
+    }
 }

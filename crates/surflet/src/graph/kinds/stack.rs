@@ -15,6 +15,8 @@ use crate::graph::call::{
     Arg, Args, At, Bad, Item, Registry, Val, Writer, bad, int, named, nums, whole,
 };
 use crate::graph::eval::{Buf, Eval, Frame, Pass, fill_leaf};
+#[cfg(feature = "wgsl")]
+use crate::graph::wgsl::Out;
 use crate::noise::NoiseKind;
 use crate::stack::keys::{KEYS, Key, KeyType, Value};
 use crate::stack::{Evaluator, FractalDesc, Stack, WarpDesc};
@@ -191,6 +193,28 @@ impl<const D: usize> Eval<D> for Leaf<D> {
     }
     fn reads_points(&self) -> bool {
         false
+    }
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error> {
+        let s = w.stack(self.0.program())?;
+        if !jac {
+            return Ok(w.node_fn("a stack", &format!("    return {s}_gradient(q);\n")));
+        }
+        // `eval::pull_back`: ∇ₚ[b] = Σₐ ∇_q[a]·j[a][b], from a = 0.
+        let parts: Vec<String> = (0..D)
+            .map(|b| {
+                (0..D)
+                    .map(|a| format!("surflet_p({} * j[{a}][{b}])", w.g("r", a)))
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            })
+            .collect();
+        let body = format!(
+            "    let r = {s}_gradient(q);\n    return {}(r.x, {});\n",
+            w.rt(),
+            parts.join(", ")
+        );
+        Ok(w.node_fn("a stack, its gradient pulled back", &body))
     }
 }
 

@@ -75,6 +75,21 @@ impl Kind for Terrace {
 }
 
 impl Pointwise for TerraceMap {
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self) -> Result<String, Error> {
+        let p = &self.0;
+        let n = p.len();
+        let mut s = crate::graph::wgsl::piecewise(&[("xs", p)], (p[0], p[n - 1]));
+        s += "    let p0 = xs[k - 1u];\n    let p1 = xs[k];\n    let t = (x - p0) / (p1 - p0);\n";
+        s += if self.1 {
+            "    let f = ((t * t) * t) * (surflet_p(t * (surflet_p(t * 6.0f) - 15.0f)) + 10.0f);\n    \
+             let df = (t * t) * (surflet_p(t * (surflet_p(t * 30.0f) - 60.0f)) + 30.0f);\n"
+        } else {
+            "    let f = t * t;\n    let df = t + t;\n"
+        };
+        s += "    return vec2<f32>(p0 + surflet_p((p1 - p0) * f), df);\n";
+        Ok(s)
+    }
     #[inline(always)]
     fn apply<F: Float>(&self, x: F) -> (F, F) {
         let c = F::from_f64;

@@ -59,4 +59,10 @@ impl<const D: usize> Eval<D> for Translated<D> {
     fn reads_points(&self) -> bool {
         true
     }
+    #[cfg(feature = "wgsl")]
+    fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error> {
+        let input = self.input.wgsl(w, jac)?;
+        let body = format!("    return {input}(q + {}, j);\n", kvec(&self.by));
+        Ok(w.node_fn("translate", &body))
+    }
 }
