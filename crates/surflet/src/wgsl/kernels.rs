@@ -6,7 +6,7 @@
 use super::lit::{bad, c, lit, vec};
 use crate::error::Error;
 use crate::kernel::MARGIN;
-use crate::kernel::cubic::ValueCubicK;
+use crate::kernel::cubic::{CUBIC_SCALE, ValueCubicK};
 use crate::kernel::hypercube::PERLIN_SCALE;
 use crate::kernel::select::{CellularK, HypercubeK, OpenSimplexK, SimplexK, SimplexValueK};
 use crate::kernel::simplex::{HEX_SX, HEX_SY, SIMPLEX_SCALE, SIMPLEX_VALUE_SCALE};
@@ -24,7 +24,7 @@ pub(super) trait WgslKernel<const D: usize> {
     fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
         let _ = p;
         Err(bad(format!(
-            "{} noise has no WGSL kernel yet (value, perlin, simplex and simplex-value do)",
+            "{} noise has no WGSL kernel yet (value, value-cubic, perlin, simplex and simplex-value do)",
             noise.kind().name()
         )))
     }
@@ -133,7 +133,18 @@ impl<const D: usize, const SUPER: bool> WgslKernel<D> for OpenSimplexK<SUPER> {}
 
 impl<const D: usize, const P: bool> WgslKernel<D> for CellularK<P> {}
 
-// Cubic value noise has no WGSL yet: a port agreed with the CPU through
-// the value-and-gradient pipeline on lavapipe, but its value-only pipeline
-// differed by 1 to 11 ulps on about a fifth of the points (issue 49's note).
-impl<const D: usize, const P: bool> WgslKernel<D> for ValueCubicK<P> {}
+const CUBIC: &str = include_str!("cubic.wgsl");
+
+impl<const D: usize, const P: bool> WgslKernel<D> for ValueCubicK<P> {
+    const SOURCE: Option<&'static str> = Some(CUBIC);
+
+    fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
+        let (field, Periods { per, inv }) = periods(noise);
+        Ok(format!(
+            "surflet_cubic{D}({:#x}u, {p}, {P}, {per}, {inv}, {}, {})",
+            field.key,
+            uvec::<D>(&field.period.cells),
+            c(CUBIC_SCALE[D - 1]),
+        ))
+    }
+}

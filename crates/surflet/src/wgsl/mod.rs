@@ -8,7 +8,7 @@
 //!   value and its gradient, `(value, ∂x, ∂y[, ∂z])`.
 //!
 //! The module is built from one WGSL source per kernel (`common.wgsl`,
-//! `hypercube.wgsl`, `simplex.wgsl` beside this file), each mirroring its
+//! `hypercube.wgsl`, `simplex.wgsl`, `cubic.wgsl` beside this file), each mirroring its
 //! Rust kernel operation for operation in `f32`, and from the stack's
 //! octaves and layers written out as straight-line code with their
 //! constants (frequencies, offsets, amplitudes, seeds' keys) as exact
@@ -21,7 +21,7 @@
 //! 0; see the function's comment); `min` and `max` are selects with the
 //! CPU's operand order; and no constant is written in decimal.
 //!
-//! Supported: value, Perlin, simplex and simplex value noise in 2D and 3D,
+//! Supported: value, cubic value, Perlin, simplex and simplex value noise in 2D and 3D,
 //! periodic or not (periodic 2D simplex on its hexagonal lattice), every
 //! fractal kind, and domain warps; and graphs of them
 //! ([`GraphField::wgsl`](crate::GraphField::wgsl)). Other noises
