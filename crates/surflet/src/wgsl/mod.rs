@@ -126,8 +126,9 @@ fn check_name(name: &str) -> Result<(), Error> {
 
 /// The WGSL module for `prog` (see [`Evaluator::wgsl`]).
 pub(crate) fn module<const D: usize>(prog: &Program<D>, name: &str) -> Result<String, Error> {
-    let body = stack_fns(prog, name)?;
-    Ok(preamble::<D>(name)? + &body)
+    // The preamble first: it refuses the dimensions the writers cannot take.
+    let preamble = preamble::<D>(name)?;
+    Ok(preamble + &stack_fns(prog, name)?)
 }
 
 /// What every module starts with: its header, the shared helpers, the
