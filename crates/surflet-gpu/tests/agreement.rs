@@ -24,6 +24,8 @@ const STACKS: &[&str] = &[
     "noise = \"simplex\"",
     "noise = \"simplex-value\"",
     "noise = \"value-cubic\"",
+    "noise = \"opensimplex2\"",
+    "noise = \"opensimplex2s\"\nseed = 3\n[fractal]\noctaves = 3",
     "noise = \"value-cubic\"\nseed = 11\n[fractal]\nkind = \"ridged\"\noctaves = 3",
     "noise = \"simplex\"\nseed = 77\nfrequency = 0.37\n[fractal]\noctaves = 6",
     "noise = \"perlin\"\n[fractal]\nkind = \"ridged\"\noctaves = 5",
@@ -358,7 +360,7 @@ fn edge_coordinates_agree() {
     ];
     edges.extend(edges.clone().iter().map(|x| -x));
     let (mut differ, mut worst, mut total, mut tiny) = (0usize, 0f32, 0usize, 0usize);
-    for noise in ["value", "value-cubic", "perlin", "simplex", "simplex-value"] {
+    for noise in common::WGSL_NOISES {
         for fractal in ["", "\n[fractal]\noctaves = 3"] {
             let toml = format!("noise = \"{noise}\"{fractal}");
             let stack = Stack::from_toml_str(&toml).unwrap();

@@ -149,9 +149,8 @@ fn graphs_give_the_librarys_module() {
 
 #[test]
 fn what_has_no_shader_is_refused() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["cellular"], "cellular noise has no WGSL kernel"),
-        (&["opensimplex2"], "no WGSL kernel"),
         (
             &["--expr", "pow(abs(perlin()), 1.5)"],
             "non-integer exponent",

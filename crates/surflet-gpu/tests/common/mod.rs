@@ -20,6 +20,17 @@ pub fn context() -> Option<GpuContext> {
     }
 }
 
+/// Every noise with a WGSL kernel.
+pub const WGSL_NOISES: &[&str] = &[
+    "value",
+    "value-cubic",
+    "perlin",
+    "simplex",
+    "simplex-value",
+    "opensimplex2",
+    "opensimplex2s",
+];
+
 /// Graphs that use every node kind, for `d` (2 or 3) dimensions (the
 /// domain nodes take one number or field per axis): arithmetic, maps,
 /// selections, and domain moves nested so that every kind of move meets a

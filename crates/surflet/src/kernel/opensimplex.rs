@@ -49,7 +49,7 @@ use crate::simd::Simd;
 /// cos and sin of 7.5°, 22.5° and 37.5°: K.jpg's 2D set is the 24 directions
 /// at 7.5° + k·15°, three per octant, so it has no direction on an axis or a
 /// diagonal.
-const OCTANT: [(f64, f64); 3] = [
+pub(crate) const OCTANT: [(f64, f64); 3] = [
     (0.991_444_861_373_810_4, 0.130_526_192_220_051_57),
     (0.923_879_532_511_286_7, 0.382_683_432_365_089_8),
     (0.793_353_340_291_235_2, 0.608_761_429_008_720_7),
@@ -82,10 +82,10 @@ pub(crate) fn grad2_os<S: Simd>(s: S, h: S::U) -> [S::F; 2] {
 /// (`a = 1 + √1.5`, `b = 1`) and 24 vectors `(±p, ±q, 0)` in every order,
 /// all of the same length. On the rotated lattice they avoid the
 /// directions that make axis-aligned artefacts.
-const A3: f64 = 0.673_887_338_679_005;
-const B3: f64 = 0.302_905_446_527_882_7;
-const P3: f64 = 0.934_846_922_835_048_2;
-const Q3: f64 = 0.355_051_025_721_432_5;
+pub(crate) const A3: f64 = 0.673_887_338_679_005;
+pub(crate) const B3: f64 = 0.302_905_446_527_882_7;
+pub(crate) const P3: f64 = 0.934_846_922_835_048_2;
+pub(crate) const Q3: f64 = 0.355_051_025_721_432_5;
 
 /// 3D: the 48 directions, each equally likely: `three_way` picks the axis
 /// that holds `b` (or 0), bit 0 the group, bit 1 the order of `p` and `q`,
@@ -147,13 +147,13 @@ fn surflet4<S: Simd, const D: usize>(
 /// 0.05481866495625118; `NORMALIZER_3D` 0.2781926117527186 over the raw
 /// gradient length 3.30136), to 13 digits: his constants are this bound too.
 #[allow(clippy::excessive_precision)]
-const OS2_SCALE: [f64; 3] = [
+pub(crate) const OS2_SCALE: [f64; 3] = [
     9.98368544630364312e1,
     1.08291264306620263e2,
     1.08567826464028997e2,
 ];
 #[allow(clippy::excessive_precision)]
-const OS2S_SCALE: [f64; 3] = [
+pub(crate) const OS2S_SCALE: [f64; 3] = [
     1.82419619448606447e1,
     1.18671744262711059e1,
     8.62680546874918441e0,
@@ -174,7 +174,7 @@ fn finish_os<S: Simd, const D: usize>(s: S, acc: Acc<S, D>, p: &[S::F; D], k: f6
 // ----- 2D -----
 
 /// Radius² of OpenSimplex2S in 2D, as in the Java.
-const R2_S2: f64 = 2.0 / 3.0;
+pub(crate) const R2_S2: f64 = 2.0 / 3.0;
 
 /// The corners beyond the three edges of the lower triangle
 /// `(0,0), (1,0), (1,1)`, in skewed steps; the upper triangle's are the same
@@ -240,7 +240,7 @@ fn sum2<S: Simd, const SUPER: bool>(s: S, field: &LaneParams<S>, p: [S::F; 2]) -
 
 // ----- 3D -----
 
-const ROOT3_INV: f64 = 0.577_350_269_189_625_8; // 1/√3
+pub(crate) const ROOT3_INV: f64 = 0.577_350_269_189_625_8; // 1/√3
 
 /// The Java's `ImproveXY` orientation, an orthonormal map `q = R p` that
 /// points z along the lattice's main diagonal, so that xy slices (what

@@ -8,6 +8,7 @@ use crate::error::Error;
 use crate::kernel::MARGIN;
 use crate::kernel::cubic::{CUBIC_SCALE, ValueCubicK};
 use crate::kernel::hypercube::PERLIN_SCALE;
+use crate::kernel::opensimplex::{OS2_SCALE, OS2S_SCALE, R2_S2};
 use crate::kernel::select::{CellularK, HypercubeK, OpenSimplexK, SimplexK, SimplexValueK};
 use crate::kernel::simplex::{HEX_SX, HEX_SY, SIMPLEX_SCALE, SIMPLEX_VALUE_SCALE};
 use crate::noise::{Noise, NoiseKind};
@@ -24,7 +25,8 @@ pub(super) trait WgslKernel<const D: usize> {
     fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
         let _ = p;
         Err(bad(format!(
-            "{} noise has no WGSL kernel yet (value, value-cubic, perlin, simplex and simplex-value do)",
+            "{} noise has no WGSL kernel yet (value, value-cubic, perlin, simplex, simplex-value, \
+             opensimplex2 and opensimplex2s do)",
             noise.kind().name()
         )))
     }
@@ -129,7 +131,29 @@ impl<const D: usize, const P: bool> WgslKernel<D> for SimplexValueK<P> {
     }
 }
 
-impl<const D: usize, const SUPER: bool> WgslKernel<D> for OpenSimplexK<SUPER> {}
+const OPENSIMPLEX: &str = include_str!("opensimplex.wgsl");
+
+impl<const D: usize, const SUPER: bool> WgslKernel<D> for OpenSimplexK<SUPER> {
+    const SOURCE: Option<&'static str> = Some(OPENSIMPLEX);
+
+    fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
+        let (field, _) = periods(noise);
+        let key = format!("{:#x}u", field.key);
+        let scale = if SUPER { OS2S_SCALE } else { OS2_SCALE };
+        if D == 2 {
+            let r2 = if SUPER { R2_S2 } else { 0.5 };
+            return Ok(format!(
+                "surflet_os2({key}, {p}, {SUPER}, {}, {})",
+                c(r2),
+                c(scale[0] * MARGIN)
+            ));
+        }
+        Ok(format!(
+            "surflet_os3({key}, {p}, {SUPER}, {})",
+            c(scale[1] * MARGIN)
+        ))
+    }
+}
 
 impl<const D: usize, const P: bool> WgslKernel<D> for CellularK<P> {}
 

@@ -8,7 +8,8 @@
 //!   value and its gradient, `(value, ∂x, ∂y[, ∂z])`.
 //!
 //! The module is built from one WGSL source per kernel (`common.wgsl`,
-//! `hypercube.wgsl`, `simplex.wgsl`, `cubic.wgsl` beside this file), each mirroring its
+//! `hypercube.wgsl`, `simplex.wgsl`, `cubic.wgsl`, `opensimplex.wgsl`
+//! beside this file), each mirroring its
 //! Rust kernel operation for operation in `f32`, and from the stack's
 //! octaves and layers written out as straight-line code with their
 //! constants (frequencies, offsets, amplitudes, seeds' keys) as exact
@@ -22,10 +23,11 @@
 //! CPU's operand order; and no constant is written in decimal.
 //!
 //! Supported: value, cubic value, Perlin, simplex and simplex value noise in 2D and 3D,
-//! periodic or not (periodic 2D simplex on its hexagonal lattice), every
+//! periodic or not (periodic 2D simplex on its hexagonal lattice),
+//! OpenSimplex2 and OpenSimplex2S in 2D and 3D, every
 //! fractal kind, and domain warps; and graphs of them
 //! ([`GraphField::wgsl`](crate::GraphField::wgsl)). Other noises
-//! (OpenSimplex2, cellular) and other dimensions are refused with an error.
+//! (cellular) and other dimensions are refused with an error.
 //!
 //! ```
 //! use surflet::Stack;
@@ -44,6 +46,7 @@ use core::fmt::Write;
 
 use crate::error::Error;
 use crate::fractal_kind::FractalKind;
+use crate::kernel::opensimplex::{A3, B3, OCTANT, P3, Q3, ROOT3_INV};
 use crate::kernel::simplex::{F2, G2, HEX_SX, HEX_SY};
 use crate::noise::Noise;
 use crate::prelude_internal::*;
@@ -87,6 +90,8 @@ fn split_const(cst: f64) -> (f32, f32) {
 /// compute them.
 fn constants() -> String {
     let (f2_hi, f2_lo) = split_const(F2);
+    let (g2_hi, g2_lo) = split_const(G2);
+    let (r3_hi, r3_lo) = split_const(ROOT3_INV);
     let rows = [
         ("SURFLET_FRAC_1_SQRT_2", c(core::f64::consts::FRAC_1_SQRT_2)),
         ("SURFLET_FRAC_1_SQRT_3", c(0.577_350_269_189_625_7)),
@@ -97,6 +102,25 @@ fn constants() -> String {
         ("SURFLET_G2_2_MINUS_1", c(2.0 * G2 - 1.0)),
         ("SURFLET_HEX_SX", c(HEX_SX)),
         ("SURFLET_HEX_SY", c(HEX_SY)),
+        ("SURFLET_OS_C0", c(OCTANT[0].0)),
+        ("SURFLET_OS_C1", c(OCTANT[1].0)),
+        ("SURFLET_OS_C2", c(OCTANT[2].0)),
+        ("SURFLET_OS_S0", c(OCTANT[0].1)),
+        ("SURFLET_OS_S1", c(OCTANT[1].1)),
+        ("SURFLET_OS_S2", c(OCTANT[2].1)),
+        // kernel/opensimplex.rs BEYOND_LOWER's offsets, (ox + oy)·G2.
+        ("SURFLET_OS_BEYOND0", c(-G2)),
+        ("SURFLET_OS_BEYOND1", c(3.0 * G2)),
+        ("SURFLET_OS_BEYOND2", c(G2)),
+        ("SURFLET_OS_A3", c(A3)),
+        ("SURFLET_OS_B3", c(B3)),
+        ("SURFLET_OS_P3", c(P3)),
+        ("SURFLET_OS_Q3", c(Q3)),
+        ("SURFLET_OS_R3", c(ROOT3_INV)),
+        ("SURFLET_OS_R3_HI", lit(r3_hi)),
+        ("SURFLET_OS_R3_LO", lit(r3_lo)),
+        ("SURFLET_G2_HI", lit(g2_hi)),
+        ("SURFLET_G2_LO", lit(g2_lo)),
     ];
     let mut s = String::from("// Constants, rounded from the kernels' f64 values.\n");
     for (n, v) in rows {
@@ -461,11 +485,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("cellular noise has no WGSL kernel"), "{e}");
-        let e = ev("noise = \"opensimplex2\"")
-            .wgsl("n")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("opensimplex2 noise has no WGSL kernel"), "{e}");
+        assert!(ev("noise = \"opensimplex2s\"").wgsl("n").is_ok());
         let four = Stack::from_toml_str("noise = \"perlin\"")
             .unwrap()
             .build::<4>()

@@ -58,9 +58,20 @@ fn surflet_finish_sum(acc: vec4<f32>, nan: f32, scale: f32, dims: u32) -> vec4<f
     return out;
 }
 
-// 2D on the classic equilateral lattice (skew (sqrt(3) - 1)/2), the skew
-// computed on exact (cell, fraction) pairs: (value, d/dx, d/dy).
-fn surflet_simplex2(key: u32, p: vec2<f32>, value: bool, scale: f32) -> vec3<f32> {
+// The triangle of the classic lattice that holds p (kernel/simplex.rs
+// locate2 and hash_corners2): its corners' offsets and finished hashes, the
+// primed cell of corner 0, and whether it is the lower triangle.
+struct SurfletTri2 {
+    d0: vec2<f32>,
+    d1: vec2<f32>,
+    d2: vec2<f32>,
+    h: vec3<u32>,
+    ci: u32,
+    cj: u32,
+    x_first: bool,
+}
+
+fn surflet_tri2(key: u32, p: vec2<f32>) -> SurfletTri2 {
     let xi0 = floor(p.x);
     let xf = p.x - xi0;
     let yi0 = floor(p.y);
@@ -99,11 +110,17 @@ fn surflet_simplex2(key: u32, p: vec2<f32>, value: bool, scale: f32) -> vec3<f32
     let h0 = surflet_lowbias32(key ^ (ci ^ cj));
     let h1 = surflet_lowbias32(key ^ ((ci + (step & SURFLET_PRIME_X)) ^ (cj + ((step ^ 0xFFFFFFFFu) & SURFLET_PRIME_Y))));
     let h2 = surflet_lowbias32(key ^ ((ci + SURFLET_PRIME_X) ^ (cj + SURFLET_PRIME_Y)));
+    return SurfletTri2(vec2<f32>(x0, y0), vec2<f32>(x1, y1), vec2<f32>(x2, y2), vec3<u32>(h0, h1, h2), ci, cj, x_first);
+}
 
+// 2D on the classic equilateral lattice (skew (sqrt(3) - 1)/2), the skew
+// computed on exact (cell, fraction) pairs: (value, d/dx, d/dy).
+fn surflet_simplex2(key: u32, p: vec2<f32>, value: bool, scale: f32) -> vec3<f32> {
+    let tri = surflet_tri2(key, p);
     var acc = vec4<f32>(0.0f);
-    acc = surflet_corner(acc, surflet_corner_data(h0, value, 2u), vec3<f32>(x0, y0, 0.0f), value, 2u);
-    acc = surflet_corner(acc, surflet_corner_data(h1, value, 2u), vec3<f32>(x1, y1, 0.0f), value, 2u);
-    acc = surflet_corner(acc, surflet_corner_data(h2, value, 2u), vec3<f32>(x2, y2, 0.0f), value, 2u);
+    acc = surflet_corner(acc, surflet_corner_data(tri.h.x, value, 2u), vec3<f32>(tri.d0, 0.0f), value, 2u);
+    acc = surflet_corner(acc, surflet_corner_data(tri.h.y, value, 2u), vec3<f32>(tri.d1, 0.0f), value, 2u);
+    acc = surflet_corner(acc, surflet_corner_data(tri.h.z, value, 2u), vec3<f32>(tri.d2, 0.0f), value, 2u);
     return surflet_finish_sum(acc, surflet_poison2(p), scale, 2u).xyz;
 }
 
@@ -123,12 +140,20 @@ fn surflet_bcc_hash(key: u32, n: vec3<u32>) -> u32 {
     return surflet_lowbias32(((key ^ (n.x * SURFLET_PRIME_X)) ^ (n.y * SURFLET_PRIME_Y)) ^ (n.z * SURFLET_PRIME_Z));
 }
 
-// 3D on the axis-aligned body-centred cubic lattice: (value, d/dx, d/dy,
-// d/dz).
-fn surflet_simplex3(key: u32, p: vec3<f32>, value: bool, periodic: bool, per: vec3<f32>, inv: vec3<f32>, double: vec3<u32>, scale: f32) -> vec4<f32> {
-    let px = surflet_split(p.x, periodic, per.x, inv.x);
-    let py = surflet_split(p.y, periodic, per.y, inv.y);
-    let pz = surflet_split(p.z, periodic, per.z, inv.z);
+// The tetrahedron of the axis-aligned BCC lattice that holds a point given
+// as exact (cell, fraction) pairs per axis (kernel/simplex.rs bcc_tetra):
+// its uvw base cell, its corners' offsets, and the steps to corners 1 and 2.
+struct SurfletBcc {
+    d0: vec3<f32>,
+    d1: vec3<f32>,
+    d2: vec3<f32>,
+    d3: vec3<f32>,
+    cells: vec3<u32>,
+    o1: vec3<bool>,
+    o2: vec3<bool>,
+}
+
+fn surflet_bcc_tetra(px: vec2<f32>, py: vec2<f32>, pz: vec2<f32>) -> SurfletBcc {
     // uvw = (y + z, x + z, x + y) as exact (cell, fraction) pairs.
     let su = py.y + pz.y;
     let cu = floor(su);
@@ -153,31 +178,48 @@ fn surflet_simplex3(key: u32, p: vec3<f32>, value: bool, periodic: bool, per: ve
     let d1 = d3 + select(vec3<f32>(0.0f), vec3<f32>(1.0f), o1);
     let d2 = (d0 - vec3<f32>(1.0f)) + select(vec3<f32>(0.0f), vec3<f32>(1.0f), o2);
     let cells = vec3<u32>(surflet_cell(ui), surflet_cell(vi), surflet_cell(wi));
-    let o1u = select(vec3<u32>(0u), vec3<u32>(1u), o1);
-    let o2u = select(vec3<u32>(0u), vec3<u32>(1u), o2);
+    return SurfletBcc(d0, d1, d2, d3, cells, o1, o2);
+}
 
-    var h: array<u32, 4>;
+// The finished hashes of a tetrahedron's corners, without a period
+// (kernel/simplex.rs bcc_hashes).
+fn surflet_bcc_hashes(key: u32, t: SurfletBcc) -> vec4<u32> {
+    let prime = vec3<u32>(SURFLET_PRIME_X, SURFLET_PRIME_Y, SURFLET_PRIME_Z);
+    let base = t.cells * prime;
+    let s1 = base + (select(vec3<u32>(0u), vec3<u32>(0xFFFFFFFFu), t.o1) & prime);
+    let s2 = base + (select(vec3<u32>(0u), vec3<u32>(0xFFFFFFFFu), t.o2) & prime);
+    let s3 = base + prime;
+    return vec4<u32>(
+        surflet_lowbias32(key ^ ((base.x ^ base.y) ^ base.z)),
+        surflet_lowbias32(((key ^ s1.x) ^ s1.y) ^ s1.z),
+        surflet_lowbias32(((key ^ s2.x) ^ s2.y) ^ s2.z),
+        surflet_lowbias32(((key ^ s3.x) ^ s3.y) ^ s3.z),
+    );
+}
+
+// 3D on the axis-aligned body-centred cubic lattice: (value, d/dx, d/dy,
+// d/dz).
+fn surflet_simplex3(key: u32, p: vec3<f32>, value: bool, periodic: bool, per: vec3<f32>, inv: vec3<f32>, double: vec3<u32>, scale: f32) -> vec4<f32> {
+    let px = surflet_split(p.x, periodic, per.x, inv.x);
+    let py = surflet_split(p.y, periodic, per.y, inv.y);
+    let pz = surflet_split(p.z, periodic, per.z, inv.z);
+    let t = surflet_bcc_tetra(px, py, pz);
+    var h = vec4<u32>(0u);
     if (periodic) {
-        h[0] = surflet_bcc_hash(key, surflet_wrap_bcc(cells, double));
-        h[1] = surflet_bcc_hash(key, surflet_wrap_bcc(cells + o1u, double));
-        h[2] = surflet_bcc_hash(key, surflet_wrap_bcc(cells + o2u, double));
-        h[3] = surflet_bcc_hash(key, surflet_wrap_bcc(cells + vec3<u32>(1u), double));
+        let o1u = select(vec3<u32>(0u), vec3<u32>(1u), t.o1);
+        let o2u = select(vec3<u32>(0u), vec3<u32>(1u), t.o2);
+        h.x = surflet_bcc_hash(key, surflet_wrap_bcc(t.cells, double));
+        h.y = surflet_bcc_hash(key, surflet_wrap_bcc(t.cells + o1u, double));
+        h.z = surflet_bcc_hash(key, surflet_wrap_bcc(t.cells + o2u, double));
+        h.w = surflet_bcc_hash(key, surflet_wrap_bcc(t.cells + vec3<u32>(1u), double));
     } else {
-        let prime = vec3<u32>(SURFLET_PRIME_X, SURFLET_PRIME_Y, SURFLET_PRIME_Z);
-        let base = cells * prime;
-        let s1 = base + (select(vec3<u32>(0u), vec3<u32>(0xFFFFFFFFu), o1) & prime);
-        let s2 = base + (select(vec3<u32>(0u), vec3<u32>(0xFFFFFFFFu), o2) & prime);
-        let s3 = base + prime;
-        h[0] = surflet_lowbias32(key ^ ((base.x ^ base.y) ^ base.z));
-        h[1] = surflet_lowbias32(((key ^ s1.x) ^ s1.y) ^ s1.z);
-        h[2] = surflet_lowbias32(((key ^ s2.x) ^ s2.y) ^ s2.z);
-        h[3] = surflet_lowbias32(((key ^ s3.x) ^ s3.y) ^ s3.z);
+        h = surflet_bcc_hashes(key, t);
     }
     var acc = vec4<f32>(0.0f);
-    acc = surflet_corner(acc, surflet_corner_data(h[0], value, 3u), d0, value, 3u);
-    acc = surflet_corner(acc, surflet_corner_data(h[1], value, 3u), d1, value, 3u);
-    acc = surflet_corner(acc, surflet_corner_data(h[2], value, 3u), d2, value, 3u);
-    acc = surflet_corner(acc, surflet_corner_data(h[3], value, 3u), d3, value, 3u);
+    acc = surflet_corner(acc, surflet_corner_data(h.x, value, 3u), t.d0, value, 3u);
+    acc = surflet_corner(acc, surflet_corner_data(h.y, value, 3u), t.d1, value, 3u);
+    acc = surflet_corner(acc, surflet_corner_data(h.z, value, 3u), t.d2, value, 3u);
+    acc = surflet_corner(acc, surflet_corner_data(h.w, value, 3u), t.d3, value, 3u);
     return surflet_finish_sum(acc, surflet_poison3(p), scale, 3u);
 }
 
