@@ -340,6 +340,11 @@ fn arbitrary_axes_agree() {
 #[test]
 fn edge_coordinates_agree() {
     let Some(ctx) = context() else { return };
+    check_edges(&ctx, &wgsl_kernel(&ctx), true);
+}
+
+/// [`edge_coordinates_agree`] through `make`, with the graphs if `graphs`.
+fn check_edges(ctx: &GpuContext, make: &Make<'_>, graphs_too: bool) {
     let below = |x: f32| f32::from_bits(x.to_bits() - 1);
     let mut edges = vec![
         -0.0,
@@ -366,8 +371,8 @@ fn edge_coordinates_agree() {
             let stack = Stack::from_toml_str(&toml).unwrap();
             let (e2, e3) = (stack.build::<2>().unwrap(), stack.build::<3>().unwrap());
             for (d, w, t, s) in [
-                edge_diff(&ctx, &e2, &e2.wgsl("field").unwrap(), &edges),
-                edge_diff(&ctx, &e3, &e3.wgsl("field").unwrap(), &edges),
+                edge_diff(ctx, &e2, &e2.wgsl("field").unwrap(), &edges, make),
+                edge_diff(ctx, &e3, &e3.wgsl("field").unwrap(), &edges, make),
             ] {
                 differ += d;
                 worst = worst.max(w);
@@ -378,9 +383,9 @@ fn edge_coordinates_agree() {
     }
     // Every graph, in 2D (the 3D grid of 30 edges per axis is 27,000
     // points a graph; 2D covers each node's operations at every edge).
-    for text in graphs(2) {
+    for text in graphs(2).into_iter().filter(|_| graphs_too) {
         let g = Graph::parse(&text).unwrap().build::<2>().unwrap();
-        let (d, w, t, s) = edge_diff(&ctx, &g, &g.wgsl("field").unwrap(), &edges);
+        let (d, w, t, s) = edge_diff(ctx, &g, &g.wgsl("field").unwrap(), &edges, make);
         if d > 0 {
             eprintln!("{text}: {d} of {t} edge samples differ");
         }
@@ -410,8 +415,9 @@ fn edge_diff<const D: usize>(
     ev: &impl Field<D>,
     src: &str,
     edges: &[f32],
+    make: &Make<'_>,
 ) -> (usize, f32, usize, usize) {
-    let kernel = GridKernel::new(ctx, src, "field", D, true).unwrap();
+    let kernel = make(src, "field", D, true).unwrap();
     let axes: Vec<&[f32]> = vec![edges; D];
     let out = kernel.grid_axes(ctx, &axes).unwrap();
     let grid = Grid::from_axes(std::array::from_fn(|_| edges.to_vec())).unwrap();
@@ -446,7 +452,8 @@ fn edge_diff<const D: usize>(
 /// translated by naga (`wgsl::translate`), compiled to SPIR-V by glslang, an
 /// independent compiler, and run through wgpu's SPIR-V path, against the
 /// CPU bit for bit: every stack of the WGSL test, in 2D and 3D, the
-/// periodic ones, and every graph in 2D. Without glslang (`glslangValidator`, Debian's
+/// periodic ones, every graph in 2D, and every kernel at the edge
+/// coordinates. Without glslang (`glslangValidator`, Debian's
 /// `glslang-tools`) the test says so and passes, except where `CI` is
 /// `true` (`.ci/lavapipe` installs it), where it fails.
 #[cfg(feature = "spirv")]
@@ -483,6 +490,9 @@ fn glsl_compiled_by_glslang_agrees_bit_for_bit() {
     // Graphs in 2D, which has every node kind (3D adds glslang time, not
     // operations the translation treats differently).
     check_graphs(&ctx, &[2], &make);
+    // Every kernel at the edge coordinates (the graphs' nodes are plain
+    // arithmetic there, checked above).
+    check_edges(&ctx, &make, false);
 }
 
 /// `glsl` (a compute shader whose entry is `main`) compiled by glslang for
