@@ -25,6 +25,7 @@ const STACKS: &[&str] = &[
     "noise = \"simplex-value\"",
     "noise = \"value-cubic\"",
     "noise = \"opensimplex2\"",
+    "noise = \"cellular\"\ndistance = \"hybrid\"\nreturn = \"f1/f2\"\njitter = 0.8",
     "noise = \"opensimplex2s\"\nseed = 3\n[fractal]\noctaves = 3",
     "noise = \"value-cubic\"\nseed = 11\n[fractal]\nkind = \"ridged\"\noctaves = 3",
     "noise = \"simplex\"\nseed = 77\nfrequency = 0.37\n[fractal]\noctaves = 6",
@@ -61,6 +62,10 @@ const PERIODIC: &[(&str, &[u32])] = &[
     ("noise = \"simplex-value\"\nperiod = [3, 4]", &[3, 4]),
     ("noise = \"value-cubic\"\nperiod = [5, 3, 4]", &[5, 3, 4]),
     ("noise = \"value-cubic\"\nperiod = [1, 7]", &[1, 7]),
+    (
+        "noise = \"cellular\"\nreturn = \"f1*f2\"\nperiod = [3, 4, 2]",
+        &[3, 4, 2],
+    ),
 ];
 
 /// (origin, step, start, size) per axis: near the origin, negative, and
@@ -260,6 +265,40 @@ fn stacks_agree_bit_for_bit() {
     for toml in STACKS {
         check(&ctx, toml, &[2, 3]);
     }
+}
+
+/// Cellular noise: every distance with every return value, at jitters 1
+/// and below, in 2D and 3D, and periodic; the exact search runs per
+/// invocation on the GPU.
+#[test]
+fn cellular_agrees_bit_for_bit() {
+    let Some(ctx) = context() else { return };
+    let distances = [
+        "euclidean",
+        "euclidean-squared",
+        "manhattan",
+        "chebyshev",
+        "hybrid",
+    ];
+    let returns = ["f1", "f2", "f2-f1", "f1+f2", "f1*f2", "f1/f2", "cell-value"];
+    for (i, distance) in distances.iter().enumerate() {
+        for (k, ret) in returns.iter().enumerate() {
+            let jitter = [1.0, 0.75, 0.3][(i + k) % 3];
+            let toml = format!(
+                "noise = \"cellular\"\nseed = {k}\ndistance = \"{distance}\"\n\
+                 return = \"{ret}\"\njitter = {jitter}"
+            );
+            check(&ctx, &toml, &[2, 3]);
+        }
+    }
+    let fractal = "noise = \"cellular\"\nreturn = \"f2-f1\"\n[fractal]\noctaves = 3";
+    check(&ctx, fractal, &[2, 3]);
+    check(&ctx, "noise = \"cellular\"\nperiod = [5, 3]", &[2]);
+    check(
+        &ctx,
+        "noise = \"cellular\"\ndistance = \"manhattan\"\nperiod = [4, 1, 6]",
+        &[3],
+    );
 }
 
 /// Turned octaves moved by a stack offset (an offset has one entry per

@@ -62,7 +62,7 @@ fn gpu_renders_are_the_f32_renders() {
         return;
     }
     let dir = TempDir::new().unwrap();
-    let cases: [(&str, &[&str]); 8] = [
+    let cases: [(&str, &[&str]); 10] = [
         (
             "a.png",
             &["-n", "simplex", "--octaves", "5", "--size", "96x64"],
@@ -157,6 +157,37 @@ fn gpu_renders_are_the_f32_renders() {
                  value(seed=3) * 0.4, perlin(seed=4) * 0.4]), points=[-1, 0, 0.4, 1], smooth=true)",
             ],
         ),
+        // Cellular noise's exact search, and OpenSimplex2S in 3D.
+        (
+            "i.png",
+            &[
+                "-n",
+                "cellular",
+                "--distance",
+                "manhattan",
+                "--return",
+                "f2-f1",
+                "--octaves",
+                "2",
+                "--size",
+                "48",
+            ],
+        ),
+        (
+            "j.png",
+            &[
+                "-n",
+                "opensimplex2s",
+                "--dims",
+                "3",
+                "--z",
+                "0.5",
+                "--mode",
+                "normal",
+                "--size",
+                "40",
+            ],
+        ),
         // A loop: render makes the stack periodic along time.
         (
             "f.gif",
@@ -185,7 +216,7 @@ fn gpu_errors_say_what_to_do() {
             &["--expr", "pow(abs(perlin()), 0.5)"],
             "non-integer exponent",
         ),
-        (&["-n", "cellular"], "cellular noise has no WGSL kernel"),
+        (&["-n", "perlin", "--dims", "4"], "2D and 3D"),
     ];
     let dir = TempDir::new().unwrap();
     for (args, message) in cases {

@@ -149,15 +149,10 @@ fn graphs_give_the_librarys_module() {
 
 #[test]
 fn what_has_no_shader_is_refused() {
-    let cases: [(&[&str], &str); 6] = [
-        (&["cellular"], "cellular noise has no WGSL kernel"),
+    let cases: [(&[&str], &str); 4] = [
         (
             &["--expr", "pow(abs(perlin()), 1.5)"],
             "non-integer exponent",
-        ),
-        (
-            &["--expr", "perlin() + cellular()"],
-            "cellular noise has no WGSL kernel",
         ),
         (&["--noise", "noise1234"], "reference port"),
         (

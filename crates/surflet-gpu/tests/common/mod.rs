@@ -29,6 +29,7 @@ pub const WGSL_NOISES: &[&str] = &[
     "simplex-value",
     "opensimplex2",
     "opensimplex2s",
+    "cellular",
 ];
 
 /// Graphs that use every node kind, for `d` (2 or 3) dimensions (the

@@ -73,9 +73,9 @@ use crate::cellular::{CellularDistance, CellularReturn};
 use crate::simd::Simd;
 
 /// Second-round salt for the hash bits of axes 2 and 3.
-const SALT_UV: u32 = 0x68E3_1DA4;
+pub(crate) const SALT_UV: u32 = 0x68E3_1DA4;
 /// Salt of the cell value's hash.
-const SALT_VALUE: u32 = 0xB529_7A4D;
+pub(crate) const SALT_VALUE: u32 = 0xB529_7A4D;
 /// Added to `j/2` in the lower bound: far above the rounding error of an
 /// offset (see the module docs), far below any distance that matters.
 const BOUND_SLACK: f64 = 1.0 / 4096.0;

@@ -155,7 +155,56 @@ impl<const D: usize, const SUPER: bool> WgslKernel<D> for OpenSimplexK<SUPER> {
     }
 }
 
-impl<const D: usize, const P: bool> WgslKernel<D> for CellularK<P> {}
+const CELLULAR: &str = include_str!("cellular.wgsl");
+
+impl<const D: usize, const P: bool> WgslKernel<D> for CellularK<P> {
+    const SOURCE: Option<&'static str> = Some(CELLULAR);
+
+    fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
+        use crate::cellular::{CellularDistance as Di, CellularReturn as Re};
+        let (field, _) = periods(noise);
+        let cl = &field.cell;
+        let dist = match cl.distance {
+            Di::Euclidean => 0,
+            Di::EuclideanSquared => 1,
+            Di::Manhattan => 2,
+            Di::Chebyshev => 3,
+            Di::Hybrid => 4,
+        };
+        let ret = match cl.ret {
+            Re::F1 => 0,
+            Re::F2 => 1,
+            Re::F2MinusF1 => 2,
+            Re::F1PlusF2 => 3,
+            Re::F1TimesF2 => 4,
+            Re::F1OverF2 => 5,
+            Re::CellValue => 6,
+        };
+        // Three components whatever D (an unused axis: 0, period 1).
+        let axis = |v: &[f32; 4], unused: f32| {
+            let parts: Vec<String> = (0..3)
+                .map(|a| lit(if a < D { v[a] } else { unused }))
+                .collect();
+            vec(&parts)
+        };
+        let q = if D == 2 {
+            format!("vec3<f32>({p}, 0.0f)")
+        } else {
+            p.to_string()
+        };
+        let call = format!(
+            "surflet_cellular({:#x}u, {q}, {D}u, {P}, {}, {}, {dist}u, {ret}u, {}, {}, {}, {})",
+            field.key,
+            axis(&field.period.f, 1.0),
+            axis(&field.period.inv, 1.0),
+            lit(cl.jitter),
+            lit(cl.reach),
+            lit(cl.mid),
+            lit(cl.scale),
+        );
+        Ok(if D == 2 { format!("{call}.xyz") } else { call })
+    }
+}
 
 const CUBIC: &str = include_str!("cubic.wgsl");
 

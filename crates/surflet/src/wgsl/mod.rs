@@ -8,8 +8,8 @@
 //!   value and its gradient, `(value, ∂x, ∂y[, ∂z])`.
 //!
 //! The module is built from one WGSL source per kernel (`common.wgsl`,
-//! `hypercube.wgsl`, `simplex.wgsl`, `cubic.wgsl`, `opensimplex.wgsl`
-//! beside this file), each mirroring its
+//! `hypercube.wgsl`, `simplex.wgsl`, `cubic.wgsl`, `opensimplex.wgsl`,
+//! `cellular.wgsl` beside this file), each mirroring its
 //! Rust kernel operation for operation in `f32`, and from the stack's
 //! octaves and layers written out as straight-line code with their
 //! constants (frequencies, offsets, amplitudes, seeds' keys) as exact
@@ -22,12 +22,12 @@
 //! 0; see the function's comment); `min` and `max` are selects with the
 //! CPU's operand order; and no constant is written in decimal.
 //!
-//! Supported: value, cubic value, Perlin, simplex and simplex value noise in 2D and 3D,
-//! periodic or not (periodic 2D simplex on its hexagonal lattice),
-//! OpenSimplex2 and OpenSimplex2S in 2D and 3D, every
-//! fractal kind, and domain warps; and graphs of them
-//! ([`GraphField::wgsl`](crate::GraphField::wgsl)). Other noises
-//! (cellular) and other dimensions are refused with an error.
+//! Supported: every noise of the family (value, cubic value, Perlin,
+//! simplex, simplex value, OpenSimplex2, OpenSimplex2S and cellular) in 2D
+//! and 3D, periodic or not where the noise has a periodic form (periodic 2D
+//! simplex on its hexagonal lattice), every fractal kind, and domain warps;
+//! and graphs of them ([`GraphField::wgsl`](crate::GraphField::wgsl)).
+//! Other dimensions are refused with an error.
 //!
 //! ```
 //! use surflet::Stack;
@@ -125,6 +125,15 @@ fn constants() -> String {
     let mut s = String::from("// Constants, rounded from the kernels' f64 values.\n");
     for (n, v) in rows {
         let _ = writeln!(s, "const {n}: f32 = {v};");
+    }
+    for (n, v) in [
+        ("SURFLET_CELL_SALT_UV", crate::kernel::cellular::SALT_UV),
+        (
+            "SURFLET_CELL_SALT_VALUE",
+            crate::kernel::cellular::SALT_VALUE,
+        ),
+    ] {
+        let _ = writeln!(s, "const {n}: u32 = {v:#x}u;");
     }
     s
 }
@@ -480,11 +489,13 @@ mod tests {
             assert!(e.contains("wgsl"), "{bad_name}: {e}");
         }
         assert!(simplex.wgsl("_ok1").is_ok());
-        let e = ev("noise = \"cellular\"")
-            .wgsl("n")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("cellular noise has no WGSL kernel"), "{e}");
+        for kind in crate::NoiseKind::ALL {
+            let stack = Stack {
+                noise: kind,
+                ..Stack::default()
+            };
+            assert!(stack.build::<2>().unwrap().wgsl("n").is_ok(), "{kind:?}");
+        }
         assert!(ev("noise = \"opensimplex2s\"").wgsl("n").is_ok());
         let four = Stack::from_toml_str("noise = \"perlin\"")
             .unwrap()
