@@ -145,6 +145,17 @@ fn graphs_give_the_librarys_module() {
     );
     assert!(fs::read_to_string(&config).unwrap().contains("[graph"));
     assert_eq!(shader(&["--config", config.to_str().unwrap()]), want2);
+    // Every language takes a graph's module (naga validates each).
+    for (lang, sig) in [
+        ("glsl", "float terrain(vec3 "),
+        ("hlsl", "float terrain(float3 "),
+        ("msl", "float terrain("),
+    ] {
+        let text = shader(&[
+            "--expr", expr, "--dims", "3", "--name", "terrain", "--lang", lang,
+        ]);
+        assert!(text.contains(sig), "{lang}");
+    }
 }
 
 #[test]

@@ -101,10 +101,10 @@ impl<const D: usize> GraphField<D> {
         if let Some(e) = self.as_stack() {
             return e.wgsl(name);
         }
-        let preamble = crate::wgsl::preamble::<D>(name)?;
+        crate::wgsl::check::<D>(name)?;
         let mut w = super::wgsl::Out::<D>::new(name);
         let root = self.root.wgsl(&mut w, false)?;
-        Ok(w.finish(preamble, &root))
+        Ok(w.finish(&root))
     }
 
     /// The tile, if the graph is a single tiling stack.

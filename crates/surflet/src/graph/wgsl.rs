@@ -37,6 +37,8 @@ pub(in crate::graph) struct Out<const D: usize> {
     name: String,
     fns: String,
     count: usize,
+    /// The noise kinds of the stacks written, for the preamble.
+    kinds: Vec<crate::noise::NoiseKind>,
 }
 
 impl<const D: usize> Out<D> {
@@ -45,6 +47,7 @@ impl<const D: usize> Out<D> {
             name: name.to_string(),
             fns: String::new(),
             count: 0,
+            kinds: Vec::new(),
         }
     }
 
@@ -78,6 +81,11 @@ impl<const D: usize> Out<D> {
     pub fn stack(&mut self, prog: &crate::program::Program<D>) -> Result<String, Error> {
         let s = self.fresh();
         let text = crate::wgsl::stack_fns(prog, &s)?;
+        for kind in crate::wgsl::kinds(prog) {
+            if !self.kinds.contains(&kind) {
+                self.kinds.push(kind);
+            }
+        }
         self.fns.push_str(&text);
         Ok(s)
     }
@@ -107,13 +115,13 @@ impl<const D: usize> Out<D> {
         ["x", "y", "z"][a]
     }
 
-    /// The whole module: the preamble, the helpers, the node functions,
-    /// and the public pair, whose gradient is `root`'s (called without a
-    /// Jacobian).
-    pub fn finish(self, preamble: String, root: &str) -> String {
+    /// The whole module: the preamble (with the kernels of the stacks
+    /// written), the helpers, the node functions, and the public pair,
+    /// whose gradient is `root`'s (called without a Jacobian).
+    pub fn finish(self, root: &str) -> String {
         let (vt, rt, mt) = (self.vt(), self.rt(), self.mt());
         let name = &self.name;
-        let mut out = preamble;
+        let mut out = crate::wgsl::preamble::<D>(name, &self.kinds);
         out.push_str(HELPERS);
         out.push('\n');
         out.push_str(&self.fns);

@@ -19,27 +19,34 @@ use crate::simd::scalar::Scalar;
 pub(super) trait WgslKernel<const D: usize> {
     /// The source of its WGSL functions, if it has any.
     const SOURCE: Option<&'static str> = None;
+    /// The other sources whose functions its source calls.
+    const REQUIRES: &'static [&'static str] = &[];
 
     /// The call of its function for `noise` at the WGSL expression `p`,
     /// returning `vecN<f32>(value, gradient)`.
     fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
         let _ = p;
         Err(bad(format!(
-            "{} noise has no WGSL kernel yet (value, value-cubic, perlin, simplex, simplex-value, \
-             opensimplex2 and opensimplex2s do)",
+            "{} noise has no WGSL kernel yet",
             noise.kind().name()
         )))
     }
 }
 
-/// The sources of every kind's kernels, each once, in the registry's order.
-pub(super) fn sources<const D: usize>() -> Vec<&'static str> {
+/// The sources that the kinds `used` need, each once, in the registry's
+/// order (a module carries only the kernels it calls).
+pub(super) fn sources<const D: usize>(used: &[NoiseKind]) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
-    for kind in NoiseKind::ALL {
+    for kind in NoiseKind::ALL.into_iter().filter(|k| used.contains(k)) {
         let noise = Noise::<D>::new(kind, 0);
-        let source = crate::kind::with_kernel!(&noise, K => <K as WgslKernel<D>>::SOURCE);
-        if let Some(s) = source.filter(|s| !out.iter().any(|o| core::ptr::eq(*o, *s))) {
-            out.push(s);
+        let (source, requires) = crate::kind::with_kernel!(&noise, K => (
+            <K as WgslKernel<D>>::SOURCE,
+            <K as WgslKernel<D>>::REQUIRES,
+        ));
+        for s in requires.iter().copied().chain(source) {
+            if !out.iter().any(|o| core::ptr::eq(*o, s)) {
+                out.push(s);
+            }
         }
     }
     out
@@ -117,6 +124,7 @@ fn simplex_call<const D: usize, const VALUE: bool, const P: bool>(
 
 impl<const D: usize, const P: bool> WgslKernel<D> for SimplexK<P> {
     const SOURCE: Option<&'static str> = Some(SIMPLEX);
+    const REQUIRES: &'static [&'static str] = &[HYPERCUBE];
 
     fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
         Ok(simplex_call::<D, false, P>(noise, p))
@@ -125,6 +133,7 @@ impl<const D: usize, const P: bool> WgslKernel<D> for SimplexK<P> {
 
 impl<const D: usize, const P: bool> WgslKernel<D> for SimplexValueK<P> {
     const SOURCE: Option<&'static str> = Some(SIMPLEX);
+    const REQUIRES: &'static [&'static str] = &[HYPERCUBE];
 
     fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
         Ok(simplex_call::<D, true, P>(noise, p))
@@ -135,6 +144,7 @@ const OPENSIMPLEX: &str = include_str!("opensimplex.wgsl");
 
 impl<const D: usize, const SUPER: bool> WgslKernel<D> for OpenSimplexK<SUPER> {
     const SOURCE: Option<&'static str> = Some(OPENSIMPLEX);
+    const REQUIRES: &'static [&'static str] = &[HYPERCUBE, SIMPLEX];
 
     fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
         let (field, _) = periods(noise);
@@ -159,6 +169,7 @@ const CELLULAR: &str = include_str!("cellular.wgsl");
 
 impl<const D: usize, const P: bool> WgslKernel<D> for CellularK<P> {
     const SOURCE: Option<&'static str> = Some(CELLULAR);
+    const REQUIRES: &'static [&'static str] = &[HYPERCUBE];
 
     fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
         use crate::cellular::{CellularDistance as Di, CellularReturn as Re};
@@ -210,6 +221,7 @@ const CUBIC: &str = include_str!("cubic.wgsl");
 
 impl<const D: usize, const P: bool> WgslKernel<D> for ValueCubicK<P> {
     const SOURCE: Option<&'static str> = Some(CUBIC);
+    const REQUIRES: &'static [&'static str] = &[HYPERCUBE];
 
     fn call(noise: &Noise<D>, p: &str) -> Result<String, Error> {
         let (field, Periods { per, inv }) = periods(noise);

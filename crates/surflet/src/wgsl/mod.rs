@@ -48,7 +48,7 @@ use crate::error::Error;
 use crate::fractal_kind::FractalKind;
 use crate::kernel::opensimplex::{A3, B3, OCTANT, P3, Q3, ROOT3_INV};
 use crate::kernel::simplex::{F2, G2, HEX_SX, HEX_SY};
-use crate::noise::Noise;
+use crate::noise::{Noise, NoiseKind};
 use crate::prelude_internal::*;
 use crate::program::{LayerSpec, OctaveSpec, Program};
 use crate::stack::Evaluator;
@@ -159,21 +159,38 @@ fn check_name(name: &str) -> Result<(), Error> {
 
 /// The WGSL module for `prog` (see [`Evaluator::wgsl`]).
 pub(crate) fn module<const D: usize>(prog: &Program<D>, name: &str) -> Result<String, Error> {
-    // The preamble first: it refuses the dimensions the writers cannot take.
-    let preamble = preamble::<D>(name)?;
-    Ok(preamble + &stack_fns(prog, name)?)
+    // First: it refuses the dimensions the writers cannot take.
+    check::<D>(name)?;
+    let body = stack_fns(prog, name)?;
+    Ok(preamble::<D>(name, &kinds(prog)) + &body)
 }
 
-/// What every module starts with: its header, the shared helpers, the
-/// constants and every kernel's source, for `D` (2 or 3) and the public
-/// function `name` (checked here).
-pub(crate) fn preamble<const D: usize>(name: &str) -> Result<String, Error> {
+/// Refuses a dimension other than 2 or 3, and a `name` that is not a WGSL
+/// identifier or that has the module's own prefix.
+pub(crate) fn check<const D: usize>(name: &str) -> Result<(), Error> {
     if D != 2 && D != 3 {
         return Err(bad(format!(
             "WGSL is generated for 2D and 3D stacks, not {D}D"
         )));
     }
-    check_name(name)?;
+    check_name(name)
+}
+
+/// The noise kinds `prog`'s octaves use, warps' included.
+pub(crate) fn kinds<const D: usize>(prog: &Program<D>) -> Vec<NoiseKind> {
+    let mut out: Vec<NoiseKind> = Vec::new();
+    for o in &prog.octaves {
+        if !out.contains(&o.noise.kind()) {
+            out.push(o.noise.kind());
+        }
+    }
+    out
+}
+
+/// What every module starts with: its header, the shared helpers, the
+/// constants and the sources of the kernels of the kinds `used`, for `D`
+/// and the public function `name` (both [`check`]ed).
+pub(crate) fn preamble<const D: usize>(name: &str, used: &[NoiseKind]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -184,11 +201,11 @@ pub(crate) fn preamble<const D: usize>(name: &str) -> Result<String, Error> {
     out.push('\n');
     out.push_str(&constants());
     out.push('\n');
-    for source in kernels::sources::<D>() {
+    for source in kernels::sources::<D>(used) {
         out.push_str(source);
         out.push('\n');
     }
-    Ok(out)
+    out
 }
 
 /// The functions of one stack: its layers, then `name_gradient(p)` and
