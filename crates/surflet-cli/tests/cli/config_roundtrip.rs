@@ -7,7 +7,7 @@ use std::path::Path;
 
 use crate::common::*;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, TestRng, TestRunner};
 use tempfile::TempDir;
 
 /// A generated command line: the flags, and the output extension with the
@@ -580,11 +580,16 @@ mod every_key {
     }
 
     fn run(strategy: impl Strategy<Value = Vec<String>>, cases: u32) -> (usize, Vec<String>) {
-        let mut runner = TestRunner::new(Config {
+        // A fixed seed: the tests assert that the accepted cases cover
+        // every kind and flag, which a fresh draw each run misses now and
+        // then (a CI run drew 48 graphs without an accepted cellular one).
+        let config = Config {
             cases,
             failure_persistence: None,
             ..Config::default()
-        });
+        };
+        let rng = TestRng::deterministic_rng(config.rng_algorithm);
+        let mut runner = TestRunner::new_with_rng(config, rng);
         let accepted = std::cell::Cell::new(0);
         let seen = std::cell::RefCell::new(Vec::new());
         runner
