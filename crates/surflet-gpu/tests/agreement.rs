@@ -404,7 +404,7 @@ fn check_edges(ctx: &GpuContext, make: &Make<'_>, graphs_too: bool) {
     ];
     edges.extend(edges.clone().iter().map(|x| -x));
     let (mut differ, mut worst, mut total, mut tiny) = (0usize, 0f32, 0usize, 0usize);
-    for noise in common::WGSL_NOISES {
+    for noise in common::wgsl_noises() {
         for fractal in ["", "\n[fractal]\noctaves = 3"] {
             let toml = format!("noise = \"{noise}\"{fractal}");
             let stack = Stack::from_toml_str(&toml).unwrap();

@@ -417,7 +417,7 @@ fn g(x: f32) -> f32 { return x; }
 fn ints(a: u32, b: u32) -> u32 { return a * b + 1u; }";
     assert_eq!(unprotected_products(sample), ["fused"]);
     let mut stacks = Vec::new();
-    for noise in common::WGSL_NOISES {
+    for noise in common::wgsl_noises() {
         for fractal in ["fbm", "ridged", "billow", "turbulence", "hybrid"] {
             stacks.push(format!(
                 "noise = \"{noise}\"\n[fractal]\nkind = \"{fractal}\"\noctaves = 3"

@@ -20,17 +20,11 @@ pub fn context() -> Option<GpuContext> {
     }
 }
 
-/// Every noise with a WGSL kernel.
-pub const WGSL_NOISES: &[&str] = &[
-    "value",
-    "value-cubic",
-    "perlin",
-    "simplex",
-    "simplex-value",
-    "opensimplex2",
-    "opensimplex2s",
-    "cellular",
-];
+/// Every noise of the family, by name: each must have a WGSL kernel, so a
+/// new kind is in the GPU tests (and fails them until it has one).
+pub fn wgsl_noises() -> Vec<&'static str> {
+    surflet::NoiseKind::ALL.iter().map(|k| k.name()).collect()
+}
 
 /// Graphs that use every node kind, for `d` (2 or 3) dimensions (the
 /// domain nodes take one number or field per axis): arithmetic, maps,

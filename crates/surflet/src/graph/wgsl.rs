@@ -92,7 +92,7 @@ impl<const D: usize> Out<D> {
 
     /// `vecD<f32>`.
     pub fn vt(&self) -> String {
-        format!("vec{D}<f32>")
+        crate::wgsl::vty(D)
     }
     /// `vec(D+1)<f32>`: a value and its gradient.
     pub fn rt(&self) -> String {
@@ -109,10 +109,6 @@ impl<const D: usize> Out<D> {
     /// Component `a` of the gradient of `r`.
     pub fn g(&self, r: &str, a: usize) -> String {
         format!("{r}.{}", &"yzw"[a..a + 1])
-    }
-    /// Component `a` of a point.
-    pub fn axis(a: usize) -> &'static str {
-        ["x", "y", "z"][a]
     }
 
     /// The whole module: the preamble (with the kernels of the stacks

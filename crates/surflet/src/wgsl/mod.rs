@@ -219,11 +219,11 @@ pub(crate) fn stack_fns<const D: usize>(prog: &Program<D>, name: &str) -> Result
     Ok(body)
 }
 
-fn vty(d: usize) -> String {
+pub(crate) fn vty(d: usize) -> String {
     format!("vec{d}<f32>")
 }
 
-const AXES: [&str; 3] = ["x", "y", "z"];
+pub(crate) const AXES: [&str; 3] = ["x", "y", "z"];
 
 /// The kernel call for `noise` at WGSL expression `p`, returning
 /// `vec(D + 1)` (value, gradient): its kernel type's (`kernels.rs`).

@@ -120,7 +120,7 @@ impl<const D: usize> Eval<D> for Displaced<D> {
         };
         let mut body = format!("    var q2 = q;\n    var j2 = {start};\n");
         for (a, f) in by.iter().enumerate() {
-            let axis = Out::<D>::axis(a);
+            let axis = crate::wgsl::AXES[a];
             body += &format!("    let d{a} = {f}(q, j);\n    q2.{axis} = q2.{axis} + d{a}.x;\n");
             for b in 0..D {
                 body += &format!(

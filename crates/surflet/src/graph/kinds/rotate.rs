@@ -155,7 +155,7 @@ impl<const D: usize> Eval<D> for Linear<D> {
                 .join(" + ")
         };
         let q2: Vec<String> = (0..D)
-            .map(|r| dot(r, &|kk| format!("q.{}", Out::<D>::axis(kk))))
+            .map(|r| dot(r, &|kk| format!("q.{}", crate::wgsl::AXES[kk])))
             .collect();
         let vt = w.vt();
         let j2 = if jac {

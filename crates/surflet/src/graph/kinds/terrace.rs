@@ -82,7 +82,8 @@ impl Pointwise for TerraceMap {
         let mut s = crate::graph::wgsl::piecewise(&[("xs", p)], (p[0], p[n - 1]));
         s += "    let p0 = xs[k - 1u];\n    let p1 = xs[k];\n    let t = (x - p0) / (p1 - p0);\n";
         s += if self.1 {
-            "    let f = ((t * t) * t) * (surflet_p(t * (surflet_p(t * 6.0f) - 15.0f)) + 10.0f);\n    \
+            // The value is the kernels' fade, the same operations.
+            "    let f = surflet_fade(t).x;\n    \
              let df = (t * t) * (surflet_p(t * (surflet_p(t * 30.0f) - 60.0f)) + 30.0f);\n"
         } else {
             "    let f = t * t;\n    let df = t + t;\n"
