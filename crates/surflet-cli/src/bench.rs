@@ -58,7 +58,7 @@ pub enum Device {
     /// This machine's CPU cores, through the library.
     Cpu,
     /// The first GPU adapter wgpu finds, through the stack compiled to WGSL
-    /// (builds with the `gpu` feature; 2D and 3D stacks, f32).
+    /// (builds with the `gpu` feature; 2D to 4D stacks and graphs, f32).
     Gpu,
 }
 

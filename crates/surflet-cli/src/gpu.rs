@@ -13,7 +13,7 @@ use crate::any_field::widen;
 /// The name the generated function gets.
 const NAME: &str = "field";
 
-/// A stack or graph compiled for the GPU in `dims` (2 or 3) dimensions.
+/// A stack or graph compiled for the GPU in `dims` (2 to 4) dimensions.
 pub struct GpuStack {
     ctx: GpuContext,
     kernel: GridKernel,
@@ -30,9 +30,9 @@ impl GpuStack {
         gradient: bool,
     ) -> Result<GpuStack, CliError> {
         let usage = |e: surflet::Error| CliError::Usage(format!("--device gpu: {e}"));
-        if !(2..=3).contains(&dims) {
+        if !(2..=4).contains(&dims) {
             return Err(CliError::Usage(format!(
-                "--device gpu evaluates 2D and 3D fields, not {dims}D"
+                "--device gpu evaluates 2D, 3D and 4D fields, not {dims}D"
             )));
         }
         let source = crate::shader::wgsl(stack, graph, dims, NAME).map_err(usage)?;

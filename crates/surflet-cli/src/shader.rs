@@ -20,14 +20,20 @@ Print a noise or noise stack as shader source, for your own GPU pipeline
   fn NAME(p: vec2<f32>) -> f32               the value (vec3<f32> with --dims 3)
   fn NAME_gradient(p: vec2<f32>) -> vec3<f32>  (value, d/dx, d/dy[, d/dz])
 
+and with --dims 4, where WGSL has no vec5, NAME_gradient(p: vec4<f32>)
+returns the module's struct SurfletSample4d, whose fields are value (f32)
+and gradient (vec4<f32>).
+
 computed operation for operation as the CPU computes it in f32, so a
 driver that rounds as IEEE 754 says gives the CPU's bits. For that, set
 the module's `surflet_zero` (a private u32) from a uniform holding 0 at the
 start of your entry point: it stops the driver from fusing products into
 multiply-adds (docs/GPU.md has what each tested driver does).
 
-Covered: value, perlin, simplex and simplex-value noise in 2D and 3D, with
-every fractal and domain warp, periodic or not.
+Covered: every noise of the family (value, value-cubic, perlin, simplex,
+simplex-value, opensimplex2, opensimplex2s, cellular) in 2D, 3D and 4D,
+with every fractal and domain warp, periodic or not, and graphs (--expr or a
+config's [graph]) of every node kind but a custom Rust field.
 
 --lang glsl, hlsl, msl or spirv writes the module in another language,
 translated from the WGSL by naga (wgpu's translator; a build with the
@@ -79,9 +85,9 @@ pub struct ShaderArgs {
     #[arg(long, value_enum, default_value = "wgsl")]
     pub lang: Lang,
 
-    /// Dimension of the noise, 2 or 3 [default: 2, or what a per-axis key
-    /// (--period, --domain-offset, the config's) gives].
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(2..=3))]
+    /// Dimension of the noise, 2, 3 or 4 [default: 2, or what a per-axis
+    /// key (--period, --domain-offset, the config's) gives].
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(2..=4))]
     pub dims: Option<u8>,
 
     /// The function's name (a WGSL identifier not starting with surflet_).
@@ -100,7 +106,7 @@ pub struct ShaderArgs {
 }
 
 /// The WGSL module of `graph`, or of `stack` where there is no graph, in
-/// `dims` (2 or 3) dimensions, defining `name` and `name_gradient`.
+/// `dims` (2 to 4) dimensions, defining `name` and `name_gradient`.
 pub fn wgsl(
     stack: &Stack,
     graph: Option<&Graph>,
@@ -109,9 +115,11 @@ pub fn wgsl(
 ) -> Result<String, surflet::Error> {
     match (graph, dims) {
         (Some(g), 2) => g.build::<2>().and_then(|f| f.wgsl(name)),
-        (Some(g), _) => g.build::<3>().and_then(|f| f.wgsl(name)),
+        (Some(g), 3) => g.build::<3>().and_then(|f| f.wgsl(name)),
+        (Some(g), _) => g.build::<4>().and_then(|f| f.wgsl(name)),
         (None, 2) => stack.build::<2>().and_then(|e| e.wgsl(name)),
-        (None, _) => stack.build::<3>().and_then(|e| e.wgsl(name)),
+        (None, 3) => stack.build::<3>().and_then(|e| e.wgsl(name)),
+        (None, _) => stack.build::<4>().and_then(|e| e.wgsl(name)),
     }
 }
 
@@ -232,9 +240,9 @@ fn translated(_: &str, lang: Lang, _: &str) -> Result<Vec<u8>, CliError> {
 fn dims_of(args: &ShaderArgs, resolved: &Resolved) -> Result<usize, CliError> {
     let usage = CliError::Usage;
     match agreed_dims(args.dims, resolved, None).map_err(usage)? {
-        Some((d, _)) if (2..=3).contains(&d) => Ok(d),
+        Some((d, _)) if (2..=4).contains(&d) => Ok(d),
         Some((d, from)) => Err(usage(format!(
-            "{from} gives {d} dimensions; shader writes 2D and 3D noise"
+            "{from} gives {d} dimensions; shader writes 2D, 3D and 4D noise"
         ))),
         None => Ok(2),
     }

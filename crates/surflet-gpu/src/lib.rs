@@ -2,10 +2,11 @@
 //! over a uniform grid, at exactly the points of surflet's CPU
 //! [`Grid::window`](surflet::Grid::window).
 //!
-//! The WGSL source defines, for a name `N` and a dimension `D` (2 or 3),
-//! `fn N(p: vec2<f32>) -> f32` (or `vec3<f32>` for `D = 3`) and
-//! `fn N_gradient(p) -> vec3<f32>` (`vec4<f32>` for `D = 3`): the value then
-//! the derivative along each axis. It may define helpers and constants
+//! The WGSL source defines, for a name `N` and a dimension `D` (2, 3 or
+//! 4), `fn N(p: vecD<f32>) -> f32` and `fn N_gradient(p: vecD<f32>)`: the
+//! value then the derivative along each axis, as a `vec3<f32>` (`D = 2`),
+//! a `vec4<f32>` (`D = 3`), or in 4D a struct with the fields `value: f32`
+//! and `gradient: vec4<f32>` (surflet's `SurfletSample4d`). It may define helpers and constants
 //! prefixed `surflet_`, and declares no bindings: [`GridKernel::new`]
 //! appends the entry point `surflet_gpu_main` and its bindings (group 0,
 //! names prefixed `surflet_gpu_`).
@@ -18,7 +19,7 @@
 //! The grid's coordinates are not computed on the GPU: the host computes
 //! each axis's list with [`surflet::Grid::window`] (a list per axis, so the
 //! sum of the sizes, not their product) and the kernel reads point
-//! `(x[i], y[j], z[k])` from them. So the coordinates are the CPU grid's
+//! `(x[i], y[j], z[k], w[m])` from them. So the coordinates are the CPU grid's
 //! bits whatever the driver does with `a * b + c` (no fused multiply-add,
 //! no different integer-to-float rounding).
 //!
@@ -249,55 +250,65 @@ pub struct GridOutput {
 #[derive(Clone, Copy, Debug, Default)]
 struct Params {
     count: u32,
-    base: [u32; 3],
-    size: [u32; 3],
-    offset_y: u32,
-    offset_z: u32,
+    base: [u32; 4],
+    size: [u32; 4],
+    /// Where the y, z and w coordinates start in the axes' list.
+    offsets: [u32; 3],
     zero: u32,
 }
 
 impl Params {
-    const BYTES: usize = 12 * 4;
+    const BYTES: usize = 16 * 4;
 
     fn bytes(&self) -> Vec<u8> {
-        let words = [
-            self.count,
-            self.base[0],
-            self.base[1],
-            self.base[2],
-            self.size[0],
-            self.size[1],
-            self.size[2],
-            self.offset_y,
-            self.offset_z,
-            self.zero,
-            0,
-            0,
-        ];
+        let mut words = vec![self.count];
+        words.extend(self.base);
+        words.extend(self.size);
+        words.extend(self.offsets);
+        words.extend([self.zero, 0, 0, 0]);
+        debug_assert_eq!(words.len() * 4, Self::BYTES);
         words.iter().flat_map(|w| w.to_ne_bytes()).collect()
     }
 }
 
 /// The entry point and bindings appended to the caller's source.
 fn entry_point(name: &str, dims: usize, gradient: bool, opaque_zero: bool) -> String {
-    let point = if dims == 2 {
-        "vec2<f32>(surflet_gpu_axes[surflet_gpu_i], surflet_gpu_axes[surflet_gpu_p.offset_y + surflet_gpu_j])"
-    } else {
-        "vec3<f32>(surflet_gpu_axes[surflet_gpu_i], surflet_gpu_axes[surflet_gpu_p.offset_y + surflet_gpu_j], \
-         surflet_gpu_axes[surflet_gpu_p.offset_z + surflet_gpu_k])"
-    };
-    let third = if dims == 2 {
-        ""
-    } else {
-        "    let surflet_gpu_k = surflet_gpu_p.base_z + surflet_gpu_j / surflet_gpu_p.size_y;\n    surflet_gpu_j = surflet_gpu_j % surflet_gpu_p.size_y;\n"
-    };
+    // Multi-index i, j, k, m of the point (axes x, y, z, w), from the
+    // flat index l of the pass.
+    let (index, coord) = (["i", "j", "k", "m"], ["x", "y", "z", "w"]);
+    let mut split = String::new();
+    for a in 1..dims {
+        let (lo, hi, c, lc) = (index[a - 1], index[a], coord[a], coord[a - 1]);
+        split.push_str(&format!(
+            "    var surflet_gpu_{hi} = surflet_gpu_p.base_{c} + surflet_gpu_{lo} / surflet_gpu_p.size_{lc};\n    \
+             surflet_gpu_{lo} = surflet_gpu_{lo} % surflet_gpu_p.size_{lc};\n"
+        ));
+    }
+    let parts: Vec<String> = (0..dims)
+        .map(|a| {
+            let off = if a == 0 {
+                String::new()
+            } else {
+                format!("surflet_gpu_p.offset_{} + ", coord[a])
+            };
+            format!("surflet_gpu_axes[{off}surflet_gpu_{}]", index[a])
+        })
+        .collect();
+    let point = format!("vec{dims}<f32>({})", parts.join(", "));
     let store = if gradient {
+        // 2D and 3D return vec3/vec4 (value, gradient); 4D a struct.
+        let (value, grad) = if dims == 4 {
+            ("surflet_gpu_g.value", "surflet_gpu_g.gradient[")
+        } else {
+            ("surflet_gpu_g[0]", "surflet_gpu_g[1 + ")
+        };
         let mut s = format!(
-            "    let surflet_gpu_g = {name}_gradient(surflet_gpu_point);\n    surflet_gpu_out[surflet_gpu_l] = surflet_gpu_g[0];\n"
+            "    let surflet_gpu_g = {name}_gradient(surflet_gpu_point);\n    surflet_gpu_out[surflet_gpu_l] = {value};\n"
         );
-        for a in 1..=dims {
+        for a in 0..dims {
             s.push_str(&format!(
-                "    surflet_gpu_out[{a}u * surflet_gpu_p.count + surflet_gpu_l] = surflet_gpu_g[{a}];\n"
+                "    surflet_gpu_out[{}u * surflet_gpu_p.count + surflet_gpu_l] = {grad}{a}];\n",
+                a + 1
             ));
         }
         s
@@ -318,22 +329,27 @@ fn entry_point(name: &str, dims: usize, gradient: bool, opaque_zero: bool) -> St
 
 // One pass: `count` points from the multi-index `base_*` of the grid, whose
 // axes are `size_*` long and lie one after the other in `surflet_gpu_axes`
-// (y from `offset_y`, z from `offset_z`). `zero` is always 0: a value the
-// compiler cannot prove is 0, for making a product opaque to fma
-// contraction (`bitcast<f32>(bitcast<u32>(a * b) ^ surflet_gpu_params.zero)`).
+// (y from `offset_y`, z from `offset_z`, w from `offset_w`). `zero` is
+// always 0: a value the compiler cannot prove is 0, for making a product
+// opaque to fma contraction
+// (`bitcast<f32>(bitcast<u32>(a * b) ^ surflet_gpu_params.zero)`).
 struct surflet_gpu_Params {{
     count: u32,
     base_x: u32,
     base_y: u32,
     base_z: u32,
+    base_w: u32,
     size_x: u32,
     size_y: u32,
     size_z: u32,
+    size_w: u32,
     offset_y: u32,
     offset_z: u32,
+    offset_w: u32,
     zero: u32,
     surflet_gpu_pad0: u32,
     surflet_gpu_pad1: u32,
+    surflet_gpu_pad2: u32,
 }}
 
 @group(0) @binding(0) var<uniform> surflet_gpu_params: surflet_gpu_Params;
@@ -352,26 +368,30 @@ fn surflet_gpu_main(
         return;
     }}
     var surflet_gpu_i = surflet_gpu_p.base_x + surflet_gpu_l;
-    var surflet_gpu_j = surflet_gpu_p.base_y + surflet_gpu_i / surflet_gpu_p.size_x;
-    surflet_gpu_i = surflet_gpu_i % surflet_gpu_p.size_x;
-{third}    let surflet_gpu_point = {point};
+{split}    let surflet_gpu_point = {point};
 {store}}}
 "#
     )
 }
 
+/// Refuses a dimension the entry point does not take.
+fn check_dims(dims: usize) -> Result<(), GpuError> {
+    if !(2..=4).contains(&dims) {
+        return Err(GpuError::Input(format!(
+            "dimension {dims}: only 2, 3 and 4 are supported"
+        )));
+    }
+    Ok(())
+}
+
 /// The WGSL program a [`GridKernel`] runs: `source` and, appended, the
 /// entry point `surflet_gpu_main` that evaluates the function `name` of
-/// `dims` (2 or 3) dimensions, or with `gradient` `name_gradient`, over a
+/// `dims` (2, 3 or 4) dimensions, or with `gradient` `name_gradient`, over a
 /// grid, with its three bindings (group 0: the uniform parameters, the
 /// axes' coordinates, the output). For translating the whole program into
 /// another language (see [`GridKernel::from_spirv`]).
 pub fn program(source: &str, name: &str, dims: usize, gradient: bool) -> Result<String, GpuError> {
-    if dims != 2 && dims != 3 {
-        return Err(GpuError::Input(format!(
-            "dimension {dims}: only 2 and 3 are supported"
-        )));
-    }
+    check_dims(dims)?;
     if !is_identifier(name) {
         return Err(GpuError::Input(format!(
             "function name {name:?} is not a WGSL identifier"
@@ -395,17 +415,18 @@ fn is_identifier(name: &str) -> bool {
 /// A grid's checked geometry and the buffers of one call.
 struct Plan {
     n: usize,
-    shape: [usize; 3],
+    shape: [usize; 4],
     /// The coordinates of every axis, one after the other.
     axes: Vec<f32>,
-    offsets: [u32; 2],
+    /// Where the y, z and w coordinates start in `axes`.
+    offsets: [u32; 3],
     /// Points per pass.
     chunk: usize,
 }
 
 impl GridKernel {
     /// Compiles `source` with the entry point for the function `name` of
-    /// `dims` (2 or 3) dimensions: `name` itself, or with `gradient`,
+    /// `dims` (2, 3 or 4) dimensions: `name` itself, or with `gradient`,
     /// `name_gradient` (whose first component is then the value).
     ///
     /// WGSL errors (a syntax error, a missing function) are returned as
@@ -439,11 +460,7 @@ impl GridKernel {
         dims: usize,
         gradient: bool,
     ) -> Result<GridKernel, GpuError> {
-        if dims != 2 && dims != 3 {
-            return Err(GpuError::Input(format!(
-                "dimension {dims}: only 2 and 3 are supported"
-            )));
-        }
+        check_dims(dims)?;
         let source = wgpu::ShaderSource::SpirV(words.to_vec().into());
         GridKernel::from_source(ctx, source, "spirv", dims, gradient)
     }
@@ -675,7 +692,7 @@ impl GridKernel {
                 )));
             }
         }
-        let mut st = [0usize; 3];
+        let mut st = [0usize; 4];
         for a in 0..d {
             st[a] = usize::try_from(start[a]).map_err(|_| {
                 GpuError::Input(format!("start {} does not fit in usize", start[a]))
@@ -683,24 +700,10 @@ impl GridKernel {
         }
         // Checked before the axes are made, which allocates them.
         let n = self.check_size(ctx, size)?;
-        let axes: Vec<Vec<f32>> = if d == 2 {
-            let g = surflet::Grid::window(
-                [origin[0], origin[1]],
-                [step[0], step[1]],
-                [st[0], st[1]],
-                [size[0], size[1]],
-            )
-            .map_err(window_error)?;
-            (0..2).map(|a| g.axis(a).to_vec()).collect()
-        } else {
-            let g = surflet::Grid::window(
-                [origin[0], origin[1], origin[2]],
-                [step[0], step[1], step[2]],
-                [st[0], st[1], st[2]],
-                [size[0], size[1], size[2]],
-            )
-            .map_err(window_error)?;
-            (0..3).map(|a| g.axis(a).to_vec()).collect()
+        let axes = match d {
+            2 => window_axes::<2>(origin, step, &st, size)?,
+            3 => window_axes::<3>(origin, step, &st, size)?,
+            _ => window_axes::<4>(origin, step, &st, size)?,
         };
         let axes: Vec<&[f32]> = axes.iter().map(|a| &a[..]).collect();
         self.plan_axes(ctx, &axes, size, n)
@@ -779,16 +782,19 @@ impl GridKernel {
                 "the device's storage buffers cannot hold one point".into(),
             ));
         }
-        let mut shape = [1usize; 3];
+        let mut shape = [1usize; 4];
         shape[..d].copy_from_slice(size);
+        let mut offsets = [0u32; 3];
+        let mut at = 0;
+        for a in 1..4 {
+            at += size.get(a - 1).copied().unwrap_or(0);
+            offsets[a - 1] = at as u32;
+        }
         Ok(Plan {
             n,
             shape,
             axes: flat,
-            offsets: [
-                size[0] as u32,
-                (size[0] + size.get(1).copied().unwrap_or(0)) as u32,
-            ],
+            offsets,
             chunk,
         })
     }
@@ -798,7 +804,7 @@ impl GridKernel {
     fn buffers(&self, ctx: &GpuContext, plan: &Plan, read_back: bool) -> Result<Buffers, GpuError> {
         let out_bytes = (self.outputs() * plan.chunk * 4) as u64;
         let passes = plan.n.div_ceil(plan.chunk);
-        let [nx, ny, _] = plan.shape;
+        let [nx, ny, nz, _] = plan.shape;
         ctx.scoped(GpuError::Memory, || {
             let dev = &ctx.device;
             let axes = dev.create_buffer(&wgpu::BufferDescriptor {
@@ -833,11 +839,11 @@ impl GridKernel {
                     base: [
                         (base % nx) as u32,
                         ((base / nx) % ny) as u32,
-                        (base / nx / ny) as u32,
+                        ((base / nx / ny) % nz) as u32,
+                        (base / nx / ny / nz) as u32,
                     ],
                     size: plan.shape.map(|s| s as u32),
-                    offset_y: plan.offsets[0],
-                    offset_z: plan.offsets[1],
+                    offsets: plan.offsets,
                     zero: 0,
                 };
                 let buf = dev.create_buffer(&wgpu::BufferDescriptor {
@@ -905,8 +911,22 @@ struct Buffers {
     params: Vec<(wgpu::Buffer, wgpu::BindGroup)>,
 }
 
-fn window_error(e: surflet::Error) -> GpuError {
-    GpuError::Input(e.to_string())
+/// The axes' coordinates of `Grid::window(origin, step, start, size)` in
+/// `D` dimensions (the slices' first `D` entries).
+fn window_axes<const D: usize>(
+    origin: &[f32],
+    step: &[f32],
+    start: &[usize],
+    size: &[usize],
+) -> Result<Vec<Vec<f32>>, GpuError> {
+    let g = surflet::Grid::window(
+        core::array::from_fn::<f32, D, _>(|a| origin[a]),
+        core::array::from_fn(|a| step[a]),
+        core::array::from_fn(|a| start[a]),
+        core::array::from_fn(|a| size[a]),
+    )
+    .map_err(|e| GpuError::Input(e.to_string()))?;
+    Ok((0..D).map(|a| g.axis(a).to_vec()).collect())
 }
 
 /// An empty vector with room for `n` floats, or [`GpuError::Memory`].

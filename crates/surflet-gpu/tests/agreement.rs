@@ -1,7 +1,7 @@
 //! Stacks and graphs compiled to WGSL (`Evaluator::wgsl`,
 //! `GraphField::wgsl`) and run on the GPU, against the same fields' CPU
 //! grid calls, value and gradient, bit for bit: every WGSL kernel in 2D and
-//! 3D, every fractal kind, warps, periods, every graph node kind, and
+//! 3D and 4D, every fractal kind, warps, periods, every graph node kind, and
 //! coordinates up to 2^20 (and integer coordinates past 2^30), through
 //! the value-and-gradient kernel and the value-only one.
 //!
@@ -43,6 +43,28 @@ const STACKS: &[&str] = &[
     "noise = \"value\"\n[fractal]\nkind = \"ridged\"\noctaves = 3\nrotation = -2.1\n[warp]\namplitude = 0.6\n[warp.fractal]\noctaves = 3\nrotation = 1.3",
 ];
 
+/// 4D stacks: each kernel, fractals, a warp, turned octaves and periods.
+const STACKS_4D: &[&str] = &[
+    "noise = \"value\"",
+    "noise = \"perlin\"",
+    "noise = \"simplex\"",
+    "noise = \"simplex-value\"",
+    "noise = \"value-cubic\"",
+    "noise = \"opensimplex2\"",
+    "noise = \"opensimplex2s\"",
+    "noise = \"cellular\"",
+    "noise = \"cellular\"\ndistance = \"hybrid\"\nreturn = \"f1/f2\"\njitter = 0.8",
+    "noise = \"cellular\"\ndistance = \"chebyshev\"\nreturn = \"cell-value\"\nperiod = [3, 2, 4, 3]",
+    "noise = \"cellular\"\ndistance = \"manhattan\"\nreturn = \"f2-f1\"\njitter = 0.5",
+    "noise = \"value-cubic\"\nperiod = [3, 1, 2, 5]\n[fractal]\noctaves = 2",
+    "noise = \"opensimplex2s\"\nseed = 3\n[fractal]\noctaves = 3",
+    "noise = \"perlin\"\nseed = 5\n[fractal]\noctaves = 3\n[warp]\namplitude = 0.7",
+    "noise = \"simplex\"\nseed = 9\n[fractal]\nkind = \"ridged\"\noctaves = 3\nrotation = 0.7",
+    "noise = \"simplex-value\"\n[fractal]\nkind = \"hybrid\"\noctaves = 3",
+    "noise = \"value\"\nperiod = [3, 4, 5, 2]\n[fractal]\nkind = \"billow\"\noctaves = 2",
+    "noise = \"perlin\"\nperiod = [2, 3, 1, 4]",
+];
+
 /// Stacks that tile, with a period per dimension.
 const PERIODIC: &[(&str, &[u32])] = &[
     (
@@ -69,43 +91,63 @@ const PERIODIC: &[(&str, &[u32])] = &[
 ];
 
 /// (origin, step, start, size) per axis: near the origin, negative, and
-/// around 2^20.
-type Window = ([f32; 3], [f32; 3], [u64; 3], [usize; 3]);
+/// around 2^20 (a `D`-dimensional test reads the first `D` axes).
+type Window = ([f32; 4], [f32; 4], [u64; 4], [usize; 4]);
 const WINDOWS: &[Window] = &[
     (
-        [0.1, -3.7, 0.37],
-        [0.37, 1.0 / 3.0, 0.1],
-        [0, 0, 0],
-        [61, 47, 5],
+        [0.1, -3.7, 0.37, 2.3],
+        [0.37, 1.0 / 3.0, 0.1, 0.7],
+        [0, 0, 0, 0],
+        [61, 47, 5, 2],
     ),
     (
-        [-20.3, -0.05, -7.0],
-        [0.013, 0.29, 1.7],
-        [3, 0, 2],
-        [53, 41, 6],
+        [-20.3, -0.05, -7.0, -0.4],
+        [0.013, 0.29, 1.7, 0.31],
+        [3, 0, 2, 1],
+        [53, 41, 6, 2],
     ),
     (
-        [1048576.3, -1048575.9, 1048000.0],
-        [0.125, 0.37, 3.1],
-        [0, 9, 0],
-        [47, 37, 4],
+        [1048576.3, -1048575.9, 1048000.0, -1048500.5],
+        [0.125, 0.37, 3.1, 0.6],
+        [0, 9, 0, 3],
+        [47, 37, 4, 2],
     ),
     // The skew's sum past 2^12 (the split multiply's long path).
     (
-        [1048576.3, 1048575.9, -1048000.0],
-        [0.37, 0.125, 0.9],
-        [0, 0, 0],
-        [41, 43, 4],
+        [1048576.3, 1048575.9, -1048000.0, 1048200.7],
+        [0.37, 0.125, 0.9, 0.45],
+        [0, 0, 0, 0],
+        [41, 43, 4, 2],
     ),
     // Past f32's integers (2^24) and the sum's exact range (2^26): every
     // coordinate an integer, the cells reduced modulo 2^32.
     (
-        [1.5e9, 2.0e9, -1.1e9],
-        [256.0, 512.0, 128.0],
-        [0, 0, 0],
-        [17, 13, 3],
+        [1.5e9, 2.0e9, -1.1e9, 1.9e9],
+        [256.0, 512.0, 128.0, 1024.0],
+        [0, 0, 0, 0],
+        [17, 13, 3, 2],
     ),
 ];
+
+/// `$body` with the constant `$D` set to the dimension `$d` (2, 3 or 4).
+macro_rules! in_dims {
+    ($d:expr, |$D:ident| $body:expr) => {
+        match $d {
+            2 => {
+                const $D: usize = 2;
+                $body
+            }
+            3 => {
+                const $D: usize = 3;
+                $body
+            }
+            _ => {
+                const $D: usize = 4;
+                $body
+            }
+        }
+    };
+}
 
 /// How a test makes a kernel from a module's WGSL, its function's name,
 /// its dimension and whether it computes the gradient.
@@ -211,13 +253,10 @@ fn check_with(ctx: &GpuContext, toml: &str, dims: &[usize], make: &Make<'_>) {
     let stack = Stack::from_toml_str(toml).unwrap();
     for &d in dims {
         let what = format!("{d}D {}", toml.replace('\n', "; "));
-        let (diff, worst, total) = if d == 2 {
-            let ev = stack.build::<2>().unwrap();
+        let (diff, worst, total) = in_dims!(d, |D| {
+            let ev = stack.build::<D>().unwrap();
             compare(ctx, &ev, &ev.wgsl("field").unwrap(), &what, make)
-        } else {
-            let ev = stack.build::<3>().unwrap();
-            compare(ctx, &ev, &ev.wgsl("field").unwrap(), &what, make)
-        };
+        });
         eprintln!("{what}: {diff} of {total} samples differ, worst {worst:e}");
         assert_eq!(
             diff, 0,
@@ -238,13 +277,10 @@ fn check_graphs(ctx: &GpuContext, dims: &[usize], make: &Make<'_>) {
         for text in list {
             let what = format!("{d}D {text}");
             let g = Graph::parse(&text).unwrap_or_else(|e| panic!("{what}: {e}"));
-            let (diff, worst, total) = if d == 2 {
-                let f = g.build::<2>().unwrap();
+            let (diff, worst, total) = in_dims!(d, |D| {
+                let f = g.build::<D>().unwrap();
                 compare(ctx, &f, &f.wgsl("field").unwrap(), &what, make)
-            } else {
-                let f = g.build::<3>().unwrap();
-                compare(ctx, &f, &f.wgsl("field").unwrap(), &what, make)
-            };
+            });
             eprintln!("{what}: {diff} of {total} samples differ, worst {worst:e}");
             assert_eq!(diff, 0, "{what}: {diff} of {total} samples differ");
         }
@@ -259,6 +295,16 @@ fn graphs_agree_bit_for_bit() {
     check_graphs(&ctx, &[2, 3], &wgsl_kernel(&ctx));
 }
 
+/// 4D: the stacks of [`STACKS_4D`] (every kernel) and every graph.
+#[test]
+fn four_d_agrees_bit_for_bit() {
+    let Some(ctx) = context() else { return };
+    for toml in STACKS_4D {
+        check(&ctx, toml, &[4]);
+    }
+    check_graphs(&ctx, &[4], &wgsl_kernel(&ctx));
+}
+
 #[test]
 fn stacks_agree_bit_for_bit() {
     let Some(ctx) = context() else { return };
@@ -268,7 +314,7 @@ fn stacks_agree_bit_for_bit() {
 }
 
 /// Cellular noise: every distance with every return value, at jitters 1
-/// and below, in 2D and 3D, and periodic; the exact search runs per
+/// and below, in 2D and 3D, each distance in 4D, and periodic; the exact search runs per
 /// invocation on the GPU.
 #[test]
 fn cellular_agrees_bit_for_bit() {
@@ -290,6 +336,15 @@ fn cellular_agrees_bit_for_bit() {
             );
             check(&ctx, &toml, &[2, 3]);
         }
+    }
+    // 4D: each distance once, each with another return (all seven met
+    // with STACKS_4D's).
+    for (i, distance) in distances.iter().enumerate() {
+        let ret = ["f1*f2", "f1+f2", "f2", "f1", "f2"][i];
+        let toml = format!(
+            "noise = \"cellular\"\nseed = 9\ndistance = \"{distance}\"\nreturn = \"{ret}\""
+        );
+        check(&ctx, &toml, &[4]);
     }
     let fractal = "noise = \"cellular\"\nreturn = \"f2-f1\"\n[fractal]\noctaves = 3";
     check(&ctx, fractal, &[2, 3]);
@@ -420,6 +475,21 @@ fn check_edges(ctx: &GpuContext, make: &Make<'_>, graphs_too: bool) {
             }
         }
     }
+    // 4D over every other edge (15^4 = 50,625 points a stack, where all
+    // 30 would give 810,000), both signs of zero among them.
+    let edges4: Vec<f32> = edges.iter().copied().step_by(2).collect();
+    assert!(edges4.iter().any(|x| x.to_bits() == (-0.0f32).to_bits()));
+    for noise in common::wgsl_noises() {
+        for fractal in ["", "\n[fractal]\noctaves = 3"] {
+            let toml = format!("noise = \"{noise}\"{fractal}");
+            let e4 = Stack::from_toml_str(&toml).unwrap().build::<4>().unwrap();
+            let (d, w, t, s) = edge_diff(ctx, &e4, &e4.wgsl("field").unwrap(), &edges4, make);
+            differ += d;
+            worst = worst.max(w);
+            total += t;
+            tiny += s;
+        }
+    }
     // Every graph, in 2D (the 3D grid of 30 edges per axis is 27,000
     // points a graph; 2D covers each node's operations at every edge).
     for text in graphs(2).into_iter().filter(|_| graphs_too) {
@@ -490,8 +560,8 @@ fn edge_diff<const D: usize>(
 /// The kernels in GLSL: the whole program (module and entry point)
 /// translated by naga (`wgsl::translate`), compiled to SPIR-V by glslang, an
 /// independent compiler, and run through wgpu's SPIR-V path, against the
-/// CPU bit for bit: every stack of the WGSL test, in 2D and 3D, the
-/// periodic ones, every graph in 2D, and every kernel at the edge
+/// CPU bit for bit: every stack of the WGSL test, in 2D and 3D (at most 3
+/// octaves), the periodic ones, the 4D kernels, every graph in 2D, and every kernel at the edge
 /// coordinates. Without glslang (`glslangValidator`, Debian's
 /// `glslang-tools`) the test says so and passes, except where `CI` is
 /// `true` (`.ci/lavapipe` installs it), where it fails.
@@ -520,11 +590,29 @@ fn glsl_compiled_by_glslang_agrees_bit_for_bit() {
         let words = glslang(&glsl)?;
         GridKernel::from_spirv(&ctx, &words, d, gradient).map_err(|e| e.to_string())
     };
+    // At most 3 octaves: a fourth runs no function the first three do not,
+    // and costs lavapipe's compiler seconds a stack (most of this test's
+    // time is compiling, with a cold shader cache).
+    let capped = |toml: &str| {
+        let lines: Vec<String> = toml
+            .lines()
+            .map(|l| match l.strip_prefix("octaves = ") {
+                Some(n) if n.parse::<u32>().unwrap() > 3 => "octaves = 3".into(),
+                _ => l.to_string(),
+            })
+            .collect();
+        lines.join("\n")
+    };
     for toml in STACKS {
-        check_with(&ctx, toml, &[2, 3], &make);
+        check_with(&ctx, &capped(toml), &[2, 3], &make);
     }
     for (toml, period) in PERIODIC {
         check_with(&ctx, toml, &[period.len()], &make);
+    }
+    // 4D: the kernels, plain and periodic (the fractal and warp code is
+    // the 2D and 3D stacks', in one more dimension).
+    for toml in STACKS_4D.iter().filter(|t| !t.contains('[')) {
+        check_with(&ctx, toml, &[4], &make);
     }
     // Graphs in 2D, which has every node kind (3D adds glslang time, not
     // operations the translation treats differently).

@@ -21,6 +21,12 @@ fn probe(p: vec3<f32>) -> f32 { return p.x; }
 fn probe_gradient(p: vec3<f32>) -> vec4<f32> { return vec4<f32>(p.x, p.y, p.z, 0.0); }
 ";
 
+const PROBE4: &str = "
+struct SurfletSample4d { value: f32, gradient: vec4<f32> }
+fn probe(p: vec4<f32>) -> f32 { return p.x; }
+fn probe_gradient(p: vec4<f32>) -> SurfletSample4d { return SurfletSample4d(p.x, p.yzwx); }
+";
+
 fn bits(v: &[f32]) -> Vec<u32> {
     v.iter().map(|x| x.to_bits()).collect()
 }
@@ -154,6 +160,43 @@ fn many_passes_give_the_bits_of_one() {
     assert_eq!(bits(&whole.values), bits(&want));
 }
 
+/// 4D: the points of the CPU's grid, whole and in passes that cut it
+/// anywhere; the gradient read from the 4D struct.
+#[test]
+fn probe_4d_matches_cpu_grid_bits() {
+    let Some(ctx) = context() else { return };
+    for (k, (o, s, st, n)) in windows().into_iter().enumerate() {
+        let (o, s) = ([o[0], o[1], o[2], s[0]], [s[0], s[1], s[2], o[1]]);
+        let (st, n) = (
+            [st[0], st[1], st[2], st[0] + 5],
+            [n[0], n[1], n[2], 2 + k % 2],
+        );
+        let cpu = Grid::window(o, s, st.map(|x| x as usize), n).unwrap();
+        let want: Vec<Vec<f32>> = (0..4)
+            .map(|a| (0..cpu.len()).map(|i| cpu.point(i)[a]).collect())
+            .collect();
+        let value = GridKernel::new(&ctx, PROBE4, "probe", 4, false).unwrap();
+        let out = value.grid(&ctx, &o, &s, &st, &n).unwrap();
+        assert_eq!(bits(&out.values), bits(&want[0]), "x, window {st:?}");
+        for pass in [usize::MAX, n[0] * n[1] * n[2], 63] {
+            let mut grad = GridKernel::new(&ctx, PROBE4, "probe", 4, true).unwrap();
+            grad.set_pass_points(pass);
+            let g = grad.grid(&ctx, &o, &s, &st, &n).unwrap();
+            assert_eq!(bits(&g.values), bits(&want[0]));
+            let gv = g.gradient.unwrap();
+            // The probe's gradient is (y, z, w, x).
+            for (a, got) in gv.iter().enumerate() {
+                let axis = (a + 1) % 4;
+                assert_eq!(
+                    bits(got),
+                    bits(&want[axis]),
+                    "axis {axis}, window {st:?}, pass {pass}"
+                );
+            }
+        }
+    }
+}
+
 /// More than 2^24 points: two passes at the default pass size.
 #[test]
 fn default_passes_over_2_pow_24_points() {
@@ -234,10 +277,13 @@ fn wgsl_errors_are_errors() {
     let src = "fn probe(p: vec2<f32>) -> f32 { return p.x; }";
     assert!(GridKernel::new(&ctx, src, "probe", 2, true).is_err());
     assert!(GridKernel::new(&ctx, src, "probe", 3, false).is_err());
-    assert!(matches!(
-        GridKernel::new(&ctx, src, "probe", 4, false),
-        Err(GpuError::Input(_))
-    ));
+    assert!(GridKernel::new(&ctx, src, "probe", 4, false).is_err());
+    for dims in [1, 5] {
+        assert!(matches!(
+            GridKernel::new(&ctx, src, "probe", dims, false),
+            Err(GpuError::Input(_))
+        ));
+    }
     assert!(matches!(
         GridKernel::new(&ctx, src, "pro be", 2, false),
         Err(GpuError::Input(_))
@@ -447,13 +493,22 @@ fn ints(a: u32, b: u32) -> u32 { return a * b + 1u; }";
             }
         }
     }
-    for d in [2, 3] {
+    for noise in common::wgsl_noises() {
+        let text = format!(
+            "noise = \"{noise}\"\n[fractal]\nkind = \"ridged\"\noctaves = 3\n[warp]\namplitude = 0.5"
+        );
+        let stack = surflet::Stack::from_toml_str(&text).unwrap();
+        for f in unprotected_products(&stack.build::<4>().unwrap().wgsl("f4").unwrap()) {
+            bad.push(format!("4D {}: in {f}", text.replace('\n', "; ")));
+        }
+    }
+    for d in [2, 3, 4] {
         for text in common::graphs(d) {
             let g = surflet::Graph::parse(&text).unwrap();
-            let src = if d == 2 {
-                g.build::<2>().unwrap().wgsl("g").unwrap()
-            } else {
-                g.build::<3>().unwrap().wgsl("g").unwrap()
+            let src = match d {
+                2 => g.build::<2>().unwrap().wgsl("g").unwrap(),
+                3 => g.build::<3>().unwrap().wgsl("g").unwrap(),
+                _ => g.build::<4>().unwrap().wgsl("g").unwrap(),
             };
             for f in unprotected_products(&src) {
                 bad.push(format!("{d}D {text}: in {f}"));

@@ -80,8 +80,8 @@ pub struct RenderArgs {
 
     /// Where to evaluate: cpu, or gpu (a build with the gpu feature).
     ///
-    /// The GPU runs 2D and 3D stacks (value, perlin, simplex, simplex-value;
-    /// any fractal and warp) compiled to WGSL, in f32; where the driver
+    /// The GPU runs stacks and graphs of every family noise in 2D, 3D and
+    /// 4D (any fractal and warp) compiled to WGSL, in f32; where the driver
     /// computes the CPU's bits (docs/GPU.md), the file is the one
     /// `--precision f32` writes.
     #[arg(

@@ -178,8 +178,31 @@ fn what_has_no_shader_is_refused() {
         let (out, e) = fails(&all, "", 2);
         assert!(out.is_empty() && e.contains(message), "{args:?}: {e}");
     }
-    let (_, e) = fails(&["shader", "--dims", "4"], "", 2);
-    assert!(e.contains("4"), "{e}");
+    let (_, e) = fails(&["shader", "--dims", "5"], "", 2);
+    assert!(e.contains("5"), "{e}");
+    let (_, e) = fails(&["shader", "value", "--period", "2,2,2,2,2"], "", 2);
+    assert!(e.contains("got 5"), "{e}");
+}
+
+/// 4D: the value-and-gradient struct, for stacks and graphs, in every
+/// language (naga validates each).
+#[test]
+fn four_d_has_a_struct_in_every_language() {
+    let wgsl = shader(&["cellular", "--dims", "4", "--octaves", "2"]);
+    assert!(wgsl.contains("fn noise(p: vec4<f32>) -> f32"), "{wgsl}");
+    assert!(wgsl.contains("fn noise_gradient(p: vec4<f32>) -> SurfletSample4d"));
+    let expr = "blend(opensimplex2s(), value_cubic(seed=2), control=perlin(seed=3))";
+    for (lang, sig) in [
+        ("wgsl", "-> SurfletSample4d"),
+        ("glsl", "SurfletSample4d terrain_gradient(vec4 "),
+        ("hlsl", "SurfletSample4d terrain_gradient(float4 "),
+        ("msl", "SurfletSample4d terrain_gradient("),
+    ] {
+        let text = shader(&[
+            "--expr", expr, "--dims", "4", "--name", "terrain", "--lang", lang,
+        ]);
+        assert!(text.contains(sig), "{lang}: {text}");
+    }
 }
 
 #[test]

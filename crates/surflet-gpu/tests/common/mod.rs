@@ -26,14 +26,19 @@ pub fn wgsl_noises() -> Vec<&'static str> {
     surflet::NoiseKind::ALL.iter().map(|k| k.name()).collect()
 }
 
-/// Graphs that use every node kind, for `d` (2 or 3) dimensions (the
+/// Graphs that use every node kind, for `d` (2 to 4) dimensions (the
 /// domain nodes take one number or field per axis): arithmetic, maps,
 /// selections, and domain moves nested so that every kind of move meets a
 /// Jacobian from above and pulls a leaf's gradient back through it.
 pub fn graphs(d: usize) -> Vec<String> {
-    let v = |xs: [&str; 3]| format!("[{}]", xs[..d].join(", "));
+    let v = |xs: [&str; 4]| format!("[{}]", xs[..d].join(", "));
     let fields = |scale: &str| {
-        let f = ["perlin(seed=2)", "value(seed=3)", "simplex(seed=4)"];
+        let f = [
+            "perlin(seed=2)",
+            "value(seed=3)",
+            "simplex(seed=4)",
+            "simplex_value(seed=5)",
+        ];
         let f: Vec<String> = f[..d].iter().map(|f| format!("{f} * {scale}")).collect();
         format!("[{}]", f.join(", "))
     };
@@ -59,8 +64,8 @@ pub fn graphs(d: usize) -> Vec<String> {
             .into(),
         format!(
             "translate(scale(rotate(fbm(perlin(seed=1), octaves=3), angle=0.6), by={}), by={})",
-            v(["1.5", "0.75", "2"]),
-            v(["0.25", "-3", "0"])
+            v(["1.5", "0.75", "2", "0.5"]),
+            v(["0.25", "-3", "0", "1.75"])
         ),
         format!(
             "displace(simplex(seed=1), by={}) + distort(fbm(value(), octaves=2), power=0.3, \
@@ -72,13 +77,13 @@ pub fn graphs(d: usize) -> Vec<String> {
             "scale(rotate(translate(displace(scale(perlin(seed=4), by=1.5) * value(), by={}), \
              by={}), angle=-0.4), by=0.8)",
             fields("0.3"),
-            v(["0.5", "0", "-1.25"])
+            v(["0.5", "0", "-1.25", "2"])
         ),
         format!(
             "rotate(blend(displace(simplex(), by={}), scale(value(seed=8), by=2), \
              control=translate(perlin(), by={})), angle=1.1)",
             fields("0.2"),
-            v(["3", "1", "2"])
+            v(["3", "1", "2", "-0.5"])
         ),
     ]
 }

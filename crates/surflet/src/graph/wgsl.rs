@@ -94,9 +94,19 @@ impl<const D: usize> Out<D> {
     pub fn vt(&self) -> String {
         crate::wgsl::vty(D)
     }
-    /// `vec(D+1)<f32>`: a value and its gradient.
+    /// A value and its gradient: `vec(D+1)<f32>`, or `SurfletSample4d` in
+    /// 4D (`wgsl::rty`).
     pub fn rt(&self) -> String {
-        format!("vec{}<f32>", D + 1)
+        crate::wgsl::rty(D)
+    }
+    /// The value-and-gradient of value `v` and the `D` comma-separated
+    /// gradient components `grads`.
+    pub fn ret(&self, v: &str, grads: &str) -> String {
+        format!("{}({v}, {}({grads}))", self.rt(), self.vt())
+    }
+    /// The value of a value-and-gradient `r`.
+    pub fn v(&self, r: &str) -> String {
+        crate::wgsl::val(D, r)
     }
     /// `matDxD<f32>`: a Jacobian.
     pub fn mt(&self) -> String {
@@ -104,11 +114,11 @@ impl<const D: usize> Out<D> {
     }
     /// The gradient's components of a value-and-gradient `r`.
     pub fn grad(&self, r: &str) -> String {
-        format!("{r}.{}", &"yzw"[..D])
+        crate::wgsl::grad_of(D, r)
     }
     /// Component `a` of the gradient of `r`.
     pub fn g(&self, r: &str, a: usize) -> String {
-        format!("{r}.{}", &"yzw"[a..a + 1])
+        crate::wgsl::grad_at(D, r, a)
     }
 
     /// The whole module: the preamble (with the kernels of the stacks
@@ -116,6 +126,7 @@ impl<const D: usize> Out<D> {
     /// whose gradient is `root`'s (called without a Jacobian).
     pub fn finish(self, root: &str) -> String {
         let (vt, rt, mt) = (self.vt(), self.rt(), self.mt());
+        let value = self.v(&format!("{}_gradient(p)", self.name));
         let name = &self.name;
         let mut out = crate::wgsl::preamble::<D>(name, &self.kinds);
         out.push_str(HELPERS);
@@ -123,11 +134,11 @@ impl<const D: usize> Out<D> {
         out.push_str(&self.fns);
         let _ = writeln!(
             out,
-            "// The value and its gradient (x the value).\nfn {name}_gradient(p: {vt}) -> {rt} {{\n    return {root}(p, {mt}());\n}}\n"
+            "// The value and its gradient.\nfn {name}_gradient(p: {vt}) -> {rt} {{\n    return {root}(p, {mt}());\n}}\n"
         );
         let _ = writeln!(
             out,
-            "// The value alone.\nfn {name}(p: {vt}) -> f32 {{\n    return {name}_gradient(p).x;\n}}"
+            "// The value alone.\nfn {name}(p: {vt}) -> f32 {{\n    return {value};\n}}"
         );
         out
     }
@@ -218,8 +229,8 @@ mod tests {
         // Every family noise has a kernel, cellular included.
         let mixed = leaf(NoiseKind::Cellular, 1).add(leaf(NoiseKind::OpenSimplex2, 1));
         assert!(mixed.build::<3>().unwrap().wgsl("f").is_ok());
-        let four = leaf(NoiseKind::Perlin, 1).neg().build::<4>().unwrap();
-        assert!(four.wgsl("f").unwrap_err().to_string().contains("not 4D"));
+        let four = leaf(NoiseKind::Cellular, 1).neg().build::<4>().unwrap();
+        assert!(four.wgsl("f").unwrap().contains("-> SurfletSample4d"));
         let two = leaf(NoiseKind::Perlin, 1).neg().build::<2>().unwrap();
         for bad in ["1a", "surflet_x"] {
             assert!(two.wgsl(bad).is_err(), "{bad}");

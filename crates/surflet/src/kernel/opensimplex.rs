@@ -404,7 +404,7 @@ fn sum3<S: Simd, const SUPER: bool>(s: S, field: &LaneParams<S>, p: [S::F; 3]) -
 /// (`tests::s4_candidates_are_exactly_those_within_reach` recomputes them);
 /// at most ten are within reach at once.
 #[rustfmt::skip]
-const S4_CANDIDATES: [[i8; 4]; 30] = [
+pub(crate) const S4_CANDIDATES: [[i8; 4]; 30] = [
     [0, -1, -1, -1], [0, -1, 0, 0], [0, 0, -1, -1], [0, 0, -1, 0], [0, 0, 0, -1],
     [0, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0], [0, 1, 0, 0], [0, 1, 1, 0],
     [0, 1, 1, 1], [1, 0, -1, 0], [1, 0, 0, -1], [1, 0, 0, 0], [1, 0, 0, 1],
@@ -413,7 +413,7 @@ const S4_CANDIDATES: [[i8; 4]; 30] = [
     [2, 1, 0, 0], [2, 1, 1, 0], [2, 1, 1, 1], [2, 2, 1, 1], [2, 2, 2, 1],
 ];
 
-const R2_S4: f64 = 0.8;
+pub(crate) const R2_S4: f64 = 0.8;
 
 /// Raw 4D sum on the classic skewed lattice. OpenSimplex2: the five corners
 /// of the simplex, radius² ½. OpenSimplex2S: radius² ⅘ over

@@ -1,4 +1,4 @@
-// surflet: cellular (Worley) noise in 2D and 3D, kernel/cellular.rs
+// surflet: cellular (Worley) noise in 2D, 3D and 4D, kernel/cellular.rs
 // operation for operation, with the CPU's exact branch-and-bound search run
 // per invocation. Its result does not depend on which extra cells a search
 // visits (the proof in kernel/cellular.rs), so one invocation's own search
@@ -53,8 +53,8 @@ fn surflet_sign(x: f32) -> f32 {
 }
 
 // -d dist/dd at offset d (the gradient with respect to the point).
-fn surflet_cell_gradient(dist: u32, d: vec3<f32>, value: f32, dims: u32) -> vec3<f32> {
-    var g = vec3<f32>(0.0f);
+fn surflet_cell_gradient(dist: u32, d: vec4<f32>, value: f32, dims: u32) -> vec4<f32> {
+    var g = vec4<f32>(0.0f);
     if (dist == 0u) {
         let safe = value > 0.0f;
         let inv = 1.0f / select(1.0f, value, safe);
@@ -76,7 +76,7 @@ fn surflet_cell_gradient(dist: u32, d: vec3<f32>, value: f32, dims: u32) -> vec3
     } else {
         // The first axis of the largest |d|.
         var best = abs(d.x);
-        var pick = vec3<bool>(true, false, false);
+        var pick = vec4<bool>(true, false, false, false);
         for (var a = 1u; a < dims; a++) {
             let x = abs(d[a]);
             let gt = x > best;
@@ -93,14 +93,14 @@ fn surflet_cell_gradient(dist: u32, d: vec3<f32>, value: f32, dims: u32) -> vec3
     return g;
 }
 
-// Cellular noise: (value, gradient), the gradient in yzw (only the first
-// dims of them). The point is p (its unused components 0); per, inv: the
+// Cellular noise: the value and its gradient (only the first dims
+// components). The point is p (its unused components 0); per, inv: the
 // periods and their reciprocals where periodic.
-fn surflet_cellular(key: u32, p: vec3<f32>, dims: u32, periodic: bool, per: vec3<f32>, inv: vec3<f32>, dist: u32, ret: u32, jitter: f32, reach: f32, mid: f32, scale: f32) -> vec4<f32> {
+fn surflet_cellular(key: u32, p: vec4<f32>, dims: u32, periodic: bool, per: vec4<f32>, inv: vec4<f32>, dist: u32, ret: u32, jitter: f32, reach: f32, mid: f32, scale: f32) -> SurfletSample4d {
     // Where the point lies: 1/2 - f per axis, and the cell.
-    var h_f = vec3<f32>(0.0f);
-    var cell_u = vec3<u32>(0u);
-    var cell_f = vec3<f32>(0.0f);
+    var h_f = vec4<f32>(0.0f);
+    var cell_u = vec4<u32>(0u);
+    var cell_f = vec4<f32>(0.0f);
     for (var a = 0u; a < dims; a++) {
         let s = surflet_split(p[a], periodic, per[a], inv[a]);
         // NaN (from NaN or infinite input) would keep the search going:
@@ -113,25 +113,25 @@ fn surflet_cellular(key: u32, p: vec3<f32>, dims: u32, periodic: bool, per: vec3
             cell_u[a] = surflet_cell(s.x);
         }
     }
-    let primes = vec3<u32>(SURFLET_PRIME_X, SURFLET_PRIME_Y, SURFLET_PRIME_Z);
+    let primes = vec4<u32>(SURFLET_PRIME_X, SURFLET_PRIME_Y, SURFLET_PRIME_Z, SURFLET_PRIME_W);
 
     // The two nearest feature points (f1 squared for euclidean until the
     // end), and the hash of the nearest one's cell.
     var f1 = surflet_inf();
     var f2 = surflet_inf();
-    var d1 = vec3<f32>(0.0f);
-    var d2 = vec3<f32>(0.0f);
+    var d1 = vec4<f32>(0.0f);
+    var d2 = vec4<f32>(0.0f);
     var h1 = 0u;
 
     // Per axis: the visit, the sides finished, the bound with the axes
     // from it up fixed, and the fixed cell's b and primed coordinate.
     let cap = i32(dims) + 2;
-    var idx = vec3<i32>(0);
-    var done_lo = vec3<bool>(false);
-    var done_hi = vec3<bool>(false);
-    var bnd = vec3<f32>(0.0f);
-    var b = vec3<f32>(0.0f);
-    var primed = vec3<u32>(0u);
+    var idx = vec4<i32>(0);
+    var done_lo = vec4<bool>(false);
+    var done_hi = vec4<bool>(false);
+    var bnd = vec4<f32>(0.0f);
+    var b = vec4<f32>(0.0f);
+    var primed = vec4<u32>(0u);
     var level = dims - 1u;
     loop {
         let i = idx[level];
@@ -196,7 +196,7 @@ fn surflet_cellular(key: u32, p: vec3<f32>, dims: u32, periodic: bool, per: vec3
         if (dims > 2u) {
             h2 = surflet_lowbias32(h ^ SURFLET_CELL_SALT_UV);
         }
-        var d = vec3<f32>(0.0f);
+        var d = vec4<f32>(0.0f);
         var dk = surflet_p(0.0f);
         for (var r = 0u; r < dims; r++) {
             let a = dims - 1u - r;
@@ -205,6 +205,8 @@ fn surflet_cellular(key: u32, p: vec3<f32>, dims: u32, periodic: bool, per: vec3
                 bits = h & 0xFFFFu;
             } else if (a == 2u) {
                 bits = h2 >> 16u;
+            } else if (a == 3u) {
+                bits = h2 & 0xFFFFu;
             }
             let u = surflet_p(f32(bits) * 0x1p-16f);
             d[a] = b[a] + surflet_p(jitter * (u - 0.5f));
@@ -225,11 +227,13 @@ fn surflet_cellular(key: u32, p: vec3<f32>, dims: u32, periodic: bool, per: vec3
     }
     var nan = surflet_poison2(p.xy);
     if (dims == 3u) {
-        nan = surflet_poison3(p);
+        nan = surflet_poison3(p.xyz);
+    } else if (dims == 4u) {
+        nan = surflet_poison4(p);
     }
     if (ret == 6u) {
         let v = surflet_lattice_value(surflet_lowbias32(h1 ^ SURFLET_CELL_SALT_VALUE));
-        return vec4<f32>(v + nan, vec3<f32>(surflet_p(0.0f) + nan));
+        return SurfletSample4d(v + nan, vec4<f32>(surflet_p(0.0f) + nan));
     }
     let g1 = surflet_cell_gradient(dist, d1, f1, dims);
     let g2 = surflet_cell_gradient(dist, d2, f2, dims);
@@ -240,23 +244,32 @@ fn surflet_cellular(key: u32, p: vec3<f32>, dims: u32, periodic: bool, per: vec3
         g = g2;
     } else if (ret == 2u) {
         v = surflet_p(f2 - f1);
-        g = surflet_p3(g2 - g1);
+        g = surflet_p4(g2 - g1);
     } else if (ret == 3u) {
         v = surflet_p(f1 + f2);
-        g = surflet_p3(g1 + g2);
+        g = surflet_p4(g1 + g2);
     } else if (ret == 4u) {
         v = surflet_p(f1 * f2);
-        g = surflet_p3(g1 * f2) + surflet_p3(f1 * g2);
+        g = surflet_p4(g1 * f2) + surflet_p4(f1 * g2);
     } else if (ret == 5u) {
         // f2 = 0 only where two points coincide with p: the ratio (a tie)
         // is 1 there.
         let ok = f2 > 0.0f;
         let den = select(1.0f, f2, ok);
         let den2 = den * den;
-        let num = surflet_p3(g1 * den) - surflet_p3(f1 * g2);
+        let num = surflet_p4(g1 * den) - surflet_p4(f1 * g2);
         v = select(1.0f, f1 / den, ok);
-        g = select(vec3<f32>(0.0f), num / den2, ok);
+        g = select(vec4<f32>(0.0f), num / den2, ok);
     }
     // v opaque: lavapipe reorders a chain of sums such as (f2 - f1) - mid.
-    return vec4<f32>(surflet_p(surflet_p(v - mid) * scale) + nan, surflet_p3(g * scale) + vec3<f32>(nan));
+    return SurfletSample4d(surflet_p(surflet_p(v - mid) * scale) + nan, surflet_p4(g * scale) + vec4<f32>(nan));
+}
+
+// surflet_cellular's result as 2D and 3D return it.
+fn surflet_cellular_vg2(r: SurfletSample4d) -> vec3<f32> {
+    return vec3<f32>(r.value, r.gradient.xy);
+}
+
+fn surflet_cellular_vg3(r: SurfletSample4d) -> vec4<f32> {
+    return vec4<f32>(r.value, r.gradient.xyz);
 }

@@ -31,6 +31,16 @@ fn surflet_max(a: f32, b: f32) -> f32 {
 const SURFLET_PRIME_X: u32 = 0x9E3779B1u;
 const SURFLET_PRIME_Y: u32 = 0x85EBCA77u;
 const SURFLET_PRIME_Z: u32 = 0xC2B2AE3Du;
+const SURFLET_PRIME_W: u32 = 0x27D4EB2Fu;
+
+// A 4D value and its gradient: what 4D functions return, where 2D and 3D
+// ones return vec3 and vec4 (value, gradient); WGSL has no vec5. Its name
+// ends in a letter: naga's translations append _ to a name that ends in a
+// digit, and this one is public.
+struct SurfletSample4d {
+    value: f32,
+    gradient: vec4<f32>,
+}
 
 // Chris Wellons' lowbias32, the corner-hash finaliser.
 fn surflet_lowbias32(h0: u32) -> u32 {
@@ -87,6 +97,10 @@ fn surflet_poison3(p: vec3<f32>) -> f32 {
     return surflet_p(((p.x - p.x) + (p.y - p.y)) + (p.z - p.z));
 }
 
+fn surflet_poison4(p: vec4<f32>) -> f32 {
+    return surflet_p((((p.x - p.x) + (p.y - p.y)) + (p.z - p.z)) + (p.w - p.w));
+}
+
 // Perlin's quintic fade 6t^5 - 15t^4 + 10t^3 and its derivative
 // 30t^2(t - 1)^2.
 fn surflet_fade(t: f32) -> vec2<f32> {
@@ -115,6 +129,17 @@ fn surflet_grad3_edges(h: u32) -> vec3<f32> {
         surflet_flip(h, 8u, select(1.0f, 0.0f, zero_axis == 0u)),
         surflet_flip(h, 9u, select(1.0f, 0.0f, zero_axis == 1u)),
         surflet_flip(h, 10u, select(1.0f, 0.0f, zero_axis == 2u)),
+    );
+}
+
+// 4D Perlin gradients: the 32 hypercube-edge midpoints.
+fn surflet_grad4_edges(h: u32) -> vec4<f32> {
+    let zero_axis = h >> 30u;
+    return vec4<f32>(
+        surflet_flip(h, 26u, select(1.0f, 0.0f, zero_axis == 0u)),
+        surflet_flip(h, 27u, select(1.0f, 0.0f, zero_axis == 1u)),
+        surflet_flip(h, 28u, select(1.0f, 0.0f, zero_axis == 2u)),
+        surflet_flip(h, 29u, select(1.0f, 0.0f, zero_axis == 3u)),
     );
 }
 
@@ -169,4 +194,8 @@ fn surflet_p2(x: vec2<f32>) -> vec2<f32> {
 
 fn surflet_p3(x: vec3<f32>) -> vec3<f32> {
     return bitcast<vec3<f32>>(bitcast<vec3<u32>>(x) ^ vec3<u32>(surflet_zero));
+}
+
+fn surflet_p4(x: vec4<f32>) -> vec4<f32> {
+    return bitcast<vec4<f32>>(bitcast<vec4<u32>>(x) ^ vec4<u32>(surflet_zero));
 }

@@ -1,6 +1,7 @@
-// surflet: cubic value noise in 2D and 3D, kernel/cubic.rs operation for
-// operation: Catmull-Rom splines through value noise's lattice values, x
-// interpolated first, then y, then z, each step carrying the gradient.
+// surflet: cubic value noise in 2D, 3D and 4D, kernel/cubic.rs operation
+// for operation: Catmull-Rom splines through value noise's lattice values,
+// x interpolated first, then y, then z, then w, each step carrying the
+// gradient.
 // Uses surflet_split of hypercube.wgsl.
 //
 // Every step of the splines is opaque (surflet_p), sums too, not only
@@ -96,11 +97,9 @@ fn surflet_cubic2(key: u32, p: vec2<f32>, periodic: bool, per: vec2<f32>, inv: v
     return vec3<f32>(surflet_p(val * scale) + surflet_poison2(p), gx * scale, gy * scale);
 }
 
-// 3D: (value, d/dx, d/dy, d/dz).
-fn surflet_cubic3(key: u32, p: vec3<f32>, periodic: bool, per: vec3<f32>, inv: vec3<f32>, cells: vec3<u32>, scale: f32) -> vec4<f32> {
-    let ax = surflet_cubic_axis(p.x, SURFLET_PRIME_X, periodic, per.x, inv.x, cells.x);
-    let ay = surflet_cubic_axis(p.y, SURFLET_PRIME_Y, periodic, per.y, inv.y, cells.y);
-    let az = surflet_cubic_axis(p.z, SURFLET_PRIME_Z, periodic, per.z, inv.z, cells.z);
+// The splines along y and z at one position on w (w, the w axis's primed
+// position, xored into every row; 0 in 3D): (value, d/dx, d/dy, d/dz).
+fn surflet_cubic_block(key: u32, ax: SurfletCubicAxis, ay: SurfletCubicAxis, az: SurfletCubicAxis, w: u32) -> vec4<f32> {
     var pv: array<f32, 4>;
     var px: array<f32, 4>;
     var py: array<f32, 4>;
@@ -108,21 +107,49 @@ fn surflet_cubic3(key: u32, p: vec3<f32>, periodic: bool, per: vec3<f32>, inv: v
         var v: array<f32, 4>;
         var dx: array<f32, 4>;
         for (var j = 0u; j < 4u; j++) {
-            let row = ay.pos[j] ^ az.pos[k];
-            let r = surflet_cubic_row(key, ax, row);
+            let r = surflet_cubic_row(key, ax, (ay.pos[j] ^ az.pos[k]) ^ w);
             v[j] = r.x;
             dx[j] = r.y;
         }
         let wv = vec4<f32>(v[0], v[1], v[2], v[3]);
-        let wx = vec4<f32>(dx[0], dx[1], dx[2], dx[3]);
         pv[k] = surflet_spline(ay.t, wv);
-        px[k] = surflet_spline(ay.t, wx);
+        px[k] = surflet_spline(ay.t, vec4<f32>(dx[0], dx[1], dx[2], dx[3]));
         py[k] = surflet_spline_slope(ay.t, wv);
     }
     let wv = vec4<f32>(pv[0], pv[1], pv[2], pv[3]);
-    let val = surflet_spline(az.t, wv);
-    let gx = surflet_spline(az.t, vec4<f32>(px[0], px[1], px[2], px[3]));
-    let gy = surflet_spline(az.t, vec4<f32>(py[0], py[1], py[2], py[3]));
-    let gz = surflet_spline_slope(az.t, wv);
-    return vec4<f32>(surflet_p(val * scale) + surflet_poison3(p), gx * scale, gy * scale, gz * scale);
+    return vec4<f32>(
+        surflet_spline(az.t, wv),
+        surflet_spline(az.t, vec4<f32>(px[0], px[1], px[2], px[3])),
+        surflet_spline(az.t, vec4<f32>(py[0], py[1], py[2], py[3])),
+        surflet_spline_slope(az.t, wv),
+    );
+}
+
+// 3D: (value, d/dx, d/dy, d/dz).
+fn surflet_cubic3(key: u32, p: vec3<f32>, periodic: bool, per: vec3<f32>, inv: vec3<f32>, cells: vec3<u32>, scale: f32) -> vec4<f32> {
+    let ax = surflet_cubic_axis(p.x, SURFLET_PRIME_X, periodic, per.x, inv.x, cells.x);
+    let ay = surflet_cubic_axis(p.y, SURFLET_PRIME_Y, periodic, per.y, inv.y, cells.y);
+    let az = surflet_cubic_axis(p.z, SURFLET_PRIME_Z, periodic, per.z, inv.z, cells.z);
+    // No w axis: nothing to xor into the rows.
+    let r = surflet_cubic_block(key, ax, ay, az, 0u);
+    return vec4<f32>(surflet_p(r.x * scale) + surflet_poison3(p), r.yzw * scale);
+}
+
+// 4D: the value and its gradient.
+fn surflet_cubic4(key: u32, p: vec4<f32>, periodic: bool, per: vec4<f32>, inv: vec4<f32>, cells: vec4<u32>, scale: f32) -> SurfletSample4d {
+    let ax = surflet_cubic_axis(p.x, SURFLET_PRIME_X, periodic, per.x, inv.x, cells.x);
+    let ay = surflet_cubic_axis(p.y, SURFLET_PRIME_Y, periodic, per.y, inv.y, cells.y);
+    let az = surflet_cubic_axis(p.z, SURFLET_PRIME_Z, periodic, per.z, inv.z, cells.z);
+    let aw = surflet_cubic_axis(p.w, SURFLET_PRIME_W, periodic, per.w, inv.w, cells.w);
+    var b: array<vec4<f32>, 4>;
+    for (var l = 0u; l < 4u; l++) {
+        b[l] = surflet_cubic_block(key, ax, ay, az, aw.pos[l]);
+    }
+    let wv = vec4<f32>(b[0].x, b[1].x, b[2].x, b[3].x);
+    let val = surflet_spline(aw.t, wv);
+    let gx = surflet_spline(aw.t, vec4<f32>(b[0].y, b[1].y, b[2].y, b[3].y));
+    let gy = surflet_spline(aw.t, vec4<f32>(b[0].z, b[1].z, b[2].z, b[3].z));
+    let gz = surflet_spline(aw.t, vec4<f32>(b[0].w, b[1].w, b[2].w, b[3].w));
+    let gw = surflet_spline_slope(aw.t, wv);
+    return SurfletSample4d(surflet_p(val * scale) + surflet_poison4(p), vec4<f32>(gx, gy, gz, gw) * scale);
 }

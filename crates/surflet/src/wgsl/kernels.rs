@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::kernel::MARGIN;
 use crate::kernel::cubic::{CUBIC_SCALE, ValueCubicK};
 use crate::kernel::hypercube::PERLIN_SCALE;
-use crate::kernel::opensimplex::{OS2_SCALE, OS2S_SCALE, R2_S2};
+use crate::kernel::opensimplex::{OS2_SCALE, OS2S_SCALE, R2_S2, R2_S4};
 use crate::kernel::select::{CellularK, HypercubeK, OpenSimplexK, SimplexK, SimplexValueK};
 use crate::kernel::simplex::{HEX_SX, HEX_SY, SIMPLEX_SCALE, SIMPLEX_VALUE_SCALE};
 use crate::noise::{Noise, NoiseKind};
@@ -113,6 +113,9 @@ fn simplex_call<const D: usize, const VALUE: bool, const P: bool>(
         )
     } else if D == 2 {
         format!("surflet_simplex2({key}, {p}, {VALUE}, {})", c(scale))
+    } else if D == 4 {
+        // 4D has no periodic form (refused when the noise is made).
+        format!("surflet_simplex4({key}, {p}, {VALUE}, {})", c(scale))
     } else {
         format!(
             "surflet_simplex3({key}, {p}, {VALUE}, {P}, {per}, {inv}, {}, {})",
@@ -150,18 +153,25 @@ impl<const D: usize, const SUPER: bool> WgslKernel<D> for OpenSimplexK<SUPER> {
         let (field, _) = periods(noise);
         let key = format!("{:#x}u", field.key);
         let scale = if SUPER { OS2S_SCALE } else { OS2_SCALE };
-        if D == 2 {
-            let r2 = if SUPER { R2_S2 } else { 0.5 };
-            return Ok(format!(
-                "surflet_os2({key}, {p}, {SUPER}, {}, {})",
-                c(r2),
-                c(scale[0] * MARGIN)
-            ));
-        }
-        Ok(format!(
-            "surflet_os3({key}, {p}, {SUPER}, {})",
-            c(scale[1] * MARGIN)
-        ))
+        Ok(match D {
+            2 => {
+                let r2 = if SUPER { R2_S2 } else { 0.5 };
+                format!(
+                    "surflet_os2({key}, {p}, {SUPER}, {}, {})",
+                    c(r2),
+                    c(scale[0] * MARGIN)
+                )
+            }
+            3 => format!("surflet_os3({key}, {p}, {SUPER}, {})", c(scale[1] * MARGIN)),
+            _ => {
+                let r2 = if SUPER { R2_S4 } else { 0.5 };
+                format!(
+                    "surflet_os4({key}, {p}, {SUPER}, {}, {})",
+                    c(r2),
+                    c(scale[2] * MARGIN)
+                )
+            }
+        })
     }
 }
 
@@ -191,17 +201,18 @@ impl<const D: usize, const P: bool> WgslKernel<D> for CellularK<P> {
             Re::F1OverF2 => 5,
             Re::CellValue => 6,
         };
-        // Three components whatever D (an unused axis: 0, period 1).
+        // Four components whatever D (an unused axis: 0, period 1).
         let axis = |v: &[f32; 4], unused: f32| {
-            let parts: Vec<String> = (0..3)
+            let parts: Vec<String> = (0..4)
                 .map(|a| lit(if a < D { v[a] } else { unused }))
                 .collect();
             vec(&parts)
         };
-        let q = if D == 2 {
-            format!("vec3<f32>({p}, 0.0f)")
-        } else {
+        let zeros = vec!["0.0f"; 4 - D].join(", ");
+        let q = if D == 4 {
             p.to_string()
+        } else {
+            format!("vec4<f32>({p}, {zeros})")
         };
         let call = format!(
             "surflet_cellular({:#x}u, {q}, {D}u, {P}, {}, {}, {dist}u, {ret}u, {}, {}, {}, {})",
@@ -213,7 +224,11 @@ impl<const D: usize, const P: bool> WgslKernel<D> for CellularK<P> {
             lit(cl.mid),
             lit(cl.scale),
         );
-        Ok(if D == 2 { format!("{call}.xyz") } else { call })
+        Ok(match D {
+            2 => format!("surflet_cellular_vg2({call})"),
+            3 => format!("surflet_cellular_vg3({call})"),
+            _ => call,
+        })
     }
 }
 

@@ -22,12 +22,16 @@
 //! 0; see the function's comment); `min` and `max` are selects with the
 //! CPU's operand order; and no constant is written in decimal.
 //!
+//! In 4D, where WGSL has no `vec5`, `N_gradient` returns the module's
+//! `struct SurfletSample4d { value: f32, gradient: vec4<f32> }`.
+//!
 //! Supported: every noise of the family (value, cubic value, Perlin,
-//! simplex, simplex value, OpenSimplex2, OpenSimplex2S and cellular) in 2D
-//! and 3D, periodic or not where the noise has a periodic form (periodic 2D
-//! simplex on its hexagonal lattice), every fractal kind, and domain warps;
-//! and graphs of them ([`GraphField::wgsl`](crate::GraphField::wgsl)).
-//! Other dimensions are refused with an error.
+//! simplex, simplex value, OpenSimplex2, OpenSimplex2S and cellular) in 2D,
+//! 3D and 4D, periodic or not where the noise has a periodic form (periodic
+//! 2D simplex on its hexagonal lattice), every fractal kind, and domain
+//! warps; and graphs of them
+//! ([`GraphField::wgsl`](crate::GraphField::wgsl)). Other dimensions are
+//! refused with an error.
 //!
 //! ```
 //! use surflet::Stack;
@@ -46,8 +50,8 @@ use core::fmt::Write;
 
 use crate::error::Error;
 use crate::fractal_kind::FractalKind;
-use crate::kernel::opensimplex::{A3, B3, OCTANT, P3, Q3, ROOT3_INV};
-use crate::kernel::simplex::{F2, G2, HEX_SX, HEX_SY};
+use crate::kernel::opensimplex::{A3, B3, OCTANT, P3, Q3, ROOT3_INV, S4_CANDIDATES};
+use crate::kernel::simplex::{F2, F4, G2, G4, HEX_SX, HEX_SY};
 use crate::noise::{Noise, NoiseKind};
 use crate::prelude_internal::*;
 use crate::program::{LayerSpec, OctaveSpec, Program};
@@ -68,8 +72,7 @@ impl<const D: usize> Evaluator<D> {
     /// The stack as a WGSL module defining `fn name(p) -> f32` and
     /// `fn name_gradient(p)` (see the [module documentation](crate::wgsl)).
     ///
-    /// Fails for a dimension other than 2 or 3, a noise the WGSL kernels do
-    /// not cover, or a name that is not a WGSL identifier or that starts
+    /// Fails for a dimension other than 2, 3 or 4, or a name that is not a WGSL identifier or that starts
     /// with `surflet_` (the module's own prefix).
     pub fn wgsl(&self, name: &str) -> Result<String, Error> {
         module(self.program(), name)
@@ -92,6 +95,7 @@ fn constants() -> String {
     let (f2_hi, f2_lo) = split_const(F2);
     let (g2_hi, g2_lo) = split_const(G2);
     let (r3_hi, r3_lo) = split_const(ROOT3_INV);
+    let (f4_hi, f4_lo) = split_const(F4);
     let rows = [
         ("SURFLET_FRAC_1_SQRT_2", c(core::f64::consts::FRAC_1_SQRT_2)),
         ("SURFLET_FRAC_1_SQRT_3", c(0.577_350_269_189_625_7)),
@@ -121,11 +125,44 @@ fn constants() -> String {
         ("SURFLET_OS_R3_LO", lit(r3_lo)),
         ("SURFLET_G2_HI", lit(g2_hi)),
         ("SURFLET_G2_LO", lit(g2_lo)),
+        ("SURFLET_F4", c(F4)),
+        ("SURFLET_F4_HI", lit(f4_hi)),
+        ("SURFLET_F4_LO", lit(f4_lo)),
+        ("SURFLET_G4", c(G4)),
+        // kernel/simplex.rs corner4's k·G4, k = 1..4.
+        ("SURFLET_G4_1", c(G4)),
+        ("SURFLET_G4_2", c(2.0 * G4)),
+        ("SURFLET_G4_3", c(3.0 * G4)),
+        ("SURFLET_G4_4", c(4.0 * G4)),
     ];
     let mut s = String::from("// Constants, rounded from the kernels' f64 values.\n");
     for (n, v) in rows {
         let _ = writeln!(s, "const {n}: f32 = {v};");
     }
+    // OpenSimplex2S's 4D candidates and each one's shift (Σ steps)·G4.
+    let cands: Vec<String> = S4_CANDIDATES
+        .iter()
+        .map(|c| {
+            let e: Vec<String> = c.iter().map(|v| format!("{v}i")).collect();
+            format!("vec4<i32>({})", e.join(", "))
+        })
+        .collect();
+    let shifts: Vec<String> = S4_CANDIDATES
+        .iter()
+        .map(|cand| c(f64::from(cand.iter().map(|&v| i32::from(v)).sum::<i32>()) * G4))
+        .collect();
+    let _ = writeln!(
+        s,
+        "const SURFLET_S4_CANDIDATES = array<vec4<i32>, {}>({});",
+        cands.len(),
+        cands.join(", ")
+    );
+    let _ = writeln!(
+        s,
+        "const SURFLET_S4_SHIFTS = array<f32, {}>({});",
+        shifts.len(),
+        shifts.join(", ")
+    );
     for (n, v) in [
         ("SURFLET_CELL_SALT_UV", crate::kernel::cellular::SALT_UV),
         (
@@ -165,12 +202,12 @@ pub(crate) fn module<const D: usize>(prog: &Program<D>, name: &str) -> Result<St
     Ok(preamble::<D>(name, &kinds(prog)) + &body)
 }
 
-/// Refuses a dimension other than 2 or 3, and a `name` that is not a WGSL
+/// Refuses a dimension other than 2, 3 or 4, and a `name` that is not a WGSL
 /// identifier or that has the module's own prefix.
 pub(crate) fn check<const D: usize>(name: &str) -> Result<(), Error> {
-    if D != 2 && D != 3 {
+    if !(2..=4).contains(&D) {
         return Err(bad(format!(
-            "WGSL is generated for 2D and 3D stacks, not {D}D"
+            "WGSL is generated for 2D, 3D and 4D stacks, not {D}D"
         )));
     }
     check_name(name)
@@ -223,7 +260,45 @@ pub(crate) fn vty(d: usize) -> String {
     format!("vec{d}<f32>")
 }
 
-pub(crate) const AXES: [&str; 3] = ["x", "y", "z"];
+/// The type of a value and its gradient in `d` dimensions: `vec(d+1)<f32>`
+/// (value first), or in 4D, where WGSL has no `vec5`, the preamble's
+/// `SurfletSample4d { value, gradient }`.
+pub(crate) fn rty(d: usize) -> String {
+    if d == 4 {
+        "SurfletSample4d".into()
+    } else {
+        format!("vec{}<f32>", d + 1)
+    }
+}
+
+/// The value of the value-and-gradient expression `r` ([`rty`]).
+pub(crate) fn val(d: usize, r: &str) -> String {
+    if d == 4 {
+        format!("{r}.value")
+    } else {
+        format!("{r}.x")
+    }
+}
+
+/// Gradient component `a` of the value-and-gradient expression `r`.
+pub(crate) fn grad_at(d: usize, r: &str, a: usize) -> String {
+    if d == 4 {
+        format!("{r}.gradient.{}", AXES[a])
+    } else {
+        format!("{r}.{}", ["y", "z", "w"][a])
+    }
+}
+
+/// The gradient of the value-and-gradient expression `r`, a `vecD<f32>`.
+pub(crate) fn grad_of(d: usize, r: &str) -> String {
+    if d == 4 {
+        format!("{r}.gradient")
+    } else {
+        format!("{r}.{}", &"yzw"[..d])
+    }
+}
+
+pub(crate) const AXES: [&str; 4] = ["x", "y", "z", "w"];
 
 /// The kernel call for `noise` at WGSL expression `p`, returning
 /// `vec(D + 1)` (value, gradient): its kernel type's (`kernels.rs`).
@@ -252,7 +327,7 @@ fn layer_fn<const D: usize>(
     octaves: &[OctaveSpec<D>],
 ) -> Result<String, Error> {
     let vt = vty(D);
-    let rt = vty(D + 1);
+    let rt = rty(D);
     let mut s = String::new();
     let _ = writeln!(s, "fn {name}_layer_{k}(x: {vt}) -> {rt} {{");
     let _ = writeln!(
@@ -298,11 +373,8 @@ fn layer_fn<const D: usize>(
             "                xi[a] = (scaled + off[a]) + surflet_p({y}[a] * 0.0f);\n            }}\n        }}"
         );
         let _ = writeln!(s, "        let r = {};", kernel_call(&o.noise, "xi")?);
-        let _ = writeln!(s, "        let n = r.x;");
-        let grad: String = (0..D)
-            .map(|a| ["r.y", "r.z", "r.w"][a])
-            .collect::<Vec<_>>()
-            .join(", ");
+        let _ = writeln!(s, "        let n = {};", val(D, "r"));
+        let grad = grad_of(D, "r");
         match &half {
             // Hᵀ·gradient (program::turn_back), then the doubled frequency.
             Some(h) => {
@@ -398,7 +470,7 @@ fn octave_body<const D: usize>(layer: &LayerSpec, j: usize) -> String {
 /// (`program::program_lanes`).
 fn program_fn<const D: usize>(name: &str, prog: &Program<D>) -> String {
     let vt = vty(D);
-    let rt = vty(D + 1);
+    let rt = rty(D);
     let last = prog.layers.len() - 1;
     let mut s = String::new();
     let _ = writeln!(
@@ -420,15 +492,20 @@ fn program_fn<const D: usize>(name: &str, prog: &Program<D>) -> String {
                 let _ = writeln!(s, "        let l{a} = {name}_layer_{}(q);", step * D + a);
             }
             for a in 0..D {
-                let _ = writeln!(s, "        q.{0} = q.{0} + surflet_p(l{a}.x);", AXES[a]);
+                let _ = writeln!(
+                    s,
+                    "        q.{0} = q.{0} + surflet_p({1});",
+                    AXES[a],
+                    val(D, &format!("l{a}"))
+                );
             }
             let _ = writeln!(s, "        let old = jac;");
-            let g = ["y", "z", "w"];
             for a in 0..D {
                 for b in 0..D {
                     let mut acc = format!("old[{a}][{b}]");
                     for cc in 0..D {
-                        acc = format!("({acc} + surflet_p(l{a}.{} * old[{cc}][{b}]))", g[cc]);
+                        let l = grad_at(D, &format!("l{a}"), cc);
+                        acc = format!("({acc} + surflet_p({l} * old[{cc}][{b}]))");
                     }
                     let _ = writeln!(s, "        jac[{a}][{b}] = {acc};");
                 }
@@ -436,20 +513,26 @@ fn program_fn<const D: usize>(name: &str, prog: &Program<D>) -> String {
             let _ = writeln!(s, "    }}");
         }
         let _ = writeln!(s, "    let r = {name}_layer_{last}(q);");
-        let g = ["r.y", "r.z", "r.w"];
-        let mut parts = vec!["r.x".to_string()];
+        let g = |a| grad_at(D, "r", a);
+        let mut parts = Vec::new();
         for b in 0..D {
-            let mut acc = format!("surflet_p({} * jac[0][{b}])", g[0]);
+            let mut acc = format!("surflet_p({} * jac[0][{b}])", g(0));
             for a in 1..D {
-                acc = format!("({acc} + surflet_p({} * jac[{a}][{b}]))", g[a]);
+                acc = format!("({acc} + surflet_p({} * jac[{a}][{b}]))", g(a));
             }
             parts.push(acc);
         }
-        let _ = writeln!(s, "    return {rt}({});\n}}\n", parts.join(", "));
+        let _ = writeln!(
+            s,
+            "    return {rt}({}, {vt}({}));\n}}\n",
+            val(D, "r"),
+            parts.join(", ")
+        );
     }
     let _ = writeln!(
         s,
-        "// The value alone.\nfn {name}(p: {vt}) -> f32 {{\n    return {name}_gradient(p).x;\n}}"
+        "// The value alone.\nfn {name}(p: {vt}) -> f32 {{\n    return {};\n}}",
+        val(D, &format!("{name}_gradient(p)"))
     );
     s
 }
@@ -514,11 +597,19 @@ mod tests {
             assert!(stack.build::<2>().unwrap().wgsl("n").is_ok(), "{kind:?}");
         }
         assert!(ev("noise = \"opensimplex2s\"").wgsl("n").is_ok());
-        let four = Stack::from_toml_str("noise = \"perlin\"")
-            .unwrap()
-            .build::<4>()
-            .unwrap();
-        assert!(four.wgsl("n").unwrap_err().to_string().contains("not 4D"));
+        let four = |noise: &str| {
+            Stack::from_toml_str(&format!("noise = \"{noise}\""))
+                .unwrap()
+                .build::<4>()
+                .unwrap()
+                .wgsl("n")
+        };
+        for kind in crate::NoiseKind::ALL {
+            let src = four(kind.name()).unwrap();
+            assert!(src.contains("fn n_gradient(p: vec4<f32>) -> SurfletSample4d"));
+        }
+        let one = Stack::default().build::<1>().unwrap();
+        assert!(one.wgsl("n").unwrap_err().to_string().contains("not 1D"));
     }
 
     /// Writes modules for a few stacks where `SURFLET_WGSL_DUMP` names a

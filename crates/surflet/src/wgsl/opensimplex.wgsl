@@ -221,3 +221,60 @@ fn surflet_os3(key: u32, p: vec3<f32>, s: bool, scale: f32) -> vec4<f32> {
     let nan = surflet_poison3(p);
     return vec4<f32>(surflet_p(acc.x * scale) + nan, surflet_p3(g * scale) + vec3<f32>(nan));
 }
+
+// surflet_surflet4 in 4D (written apart, as simplex.wgsl's surflet_corner4).
+fn surflet_quartic4(acc: SurfletSample4d, g: vec4<f32>, d: vec4<f32>, r2: f32) -> SurfletSample4d {
+    let dd = ((surflet_p(d.x * d.x) + surflet_p(d.y * d.y)) + surflet_p(d.z * d.z)) + surflet_p(d.w * d.w);
+    let gd = ((surflet_p(g.x * d.x) + surflet_p(g.y * d.y)) + surflet_p(g.z * d.z)) + surflet_p(g.w * d.w);
+    let t = surflet_max(r2 - dd, 0.0f);
+    let t2 = t * t;
+    let t4 = t2 * t2;
+    let minus8t3 = (t2 * t) * -8.0f;
+    var out = acc;
+    out.value = acc.value + surflet_p(t4 * gd);
+    let k = gd * minus8t3;
+    for (var a = 0u; a < 4u; a++) {
+        out.gradient[a] = acc.gradient[a] + (surflet_p(t4 * g[a]) + surflet_p(k * d[a]));
+    }
+    return out;
+}
+
+// 4D on the classic skewed lattice of simplex.wgsl, scaled: OpenSimplex2
+// (the simplex's five corners) or OpenSimplex2S (s: the 30 candidates of
+// SURFLET_S4_CANDIDATES, mapped from the canonical simplex to the point's
+// own by its rank order), radius^2 r2.
+fn surflet_os4(key: u32, p: vec4<f32>, s: bool, r2: f32, scale: f32) -> SurfletSample4d {
+    let lat = surflet_simplex4_lattice(p);
+    var acc = SurfletSample4d(0.0f, vec4<f32>(0.0f));
+    if (s) {
+        // Copies, for indexing at run time.
+        var cands = SURFLET_S4_CANDIDATES;
+        var shifts = SURFLET_S4_SHIFTS;
+        let prime = vec4<u32>(SURFLET_PRIME_X, SURFLET_PRIME_Y, SURFLET_PRIME_Z, SURFLET_PRIME_W);
+        for (var i = 0u; i < 30u; i++) {
+            let cand = cands[i];
+            // Opaque, as the corners' k * G4 (simplex.wgsl).
+            let shift = surflet_p(shifts[i]);
+            var h = key;
+            var d = lat.d0;
+            for (var a = 0u; a < 4u; a++) {
+                // The step along axis a: the candidate's entry for a's rank.
+                let st = cand[3u - lat.rank[a]];
+                h = h ^ (lat.base[a] + bitcast<u32>(st) * prime[a]);
+                d[a] = (lat.d0[a] - f32(st)) + shift;
+            }
+            acc = surflet_quartic4(acc, surflet_grad4_simplex(surflet_lowbias32(h)), d, r2);
+        }
+    } else {
+        for (var k = 0u; k < 5u; k++) {
+            let c = surflet_simplex4_corner(key, lat, k);
+            acc = surflet_quartic4(acc, surflet_grad4_simplex(c.h), c.d, r2);
+        }
+    }
+    let nan = surflet_poison4(p);
+    var out = SurfletSample4d(surflet_p(acc.value * scale) + nan, vec4<f32>(0.0f));
+    for (var a = 0u; a < 4u; a++) {
+        out.gradient[a] = surflet_p(acc.gradient[a] * scale) + nan;
+    }
+    return out;
+}

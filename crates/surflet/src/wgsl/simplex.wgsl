@@ -284,3 +284,140 @@ fn surflet_simplex2_hex(key: u32, p: vec2<f32>, value: bool, per: vec2<f32>, inv
         surflet_p(acc.z * scale.z) + nan,
     );
 }
+
+// 4D simplex gradients: 32 edge directions / sqrt(3) and 16 corner
+// directions / 2 (kernel/gradients.rs grad4_simplex).
+fn surflet_grad4_simplex(h: u32) -> vec4<f32> {
+    let group = surflet_three_way(h);
+    let low = (h >> 8u) & 1u;
+    let zero_axis = (group + group) + low;
+    let mag = select(SURFLET_FRAC_1_SQRT_3, 0.5f, group == 2u);
+    return vec4<f32>(
+        surflet_flip(h, 9u, select(mag, 0.0f, zero_axis == 0u)),
+        surflet_flip(h, 10u, select(mag, 0.0f, zero_axis == 1u)),
+        surflet_flip(h, 11u, select(mag, 0.0f, zero_axis == 2u)),
+        surflet_flip(h, 12u, select(mag, 0.0f, zero_axis == 3u)),
+    );
+}
+
+// One 4D corner's surflet added to acc (surflet_corner in 4D, written
+// apart: the 2D and 3D kernels through one 4D body took lavapipe's
+// compiler longer).
+fn surflet_corner4(acc: SurfletSample4d, h: u32, d: vec4<f32>, value: bool) -> SurfletSample4d {
+    let dd = ((surflet_p(d.x * d.x) + surflet_p(d.y * d.y)) + surflet_p(d.z * d.z)) + surflet_p(d.w * d.w);
+    let t = surflet_max(0.5f - dd, 0.0f);
+    let t2 = t * t;
+    let t3 = t2 * t;
+    let minus6t2 = t2 * -6.0f;
+    var out = acc;
+    if (value) {
+        let v = surflet_lattice_value(h);
+        out.value = acc.value + surflet_p(v * t3);
+        let k = v * minus6t2;
+        for (var a = 0u; a < 4u; a++) {
+            out.gradient[a] = acc.gradient[a] + surflet_p(k * d[a]);
+        }
+    } else {
+        let g = surflet_grad4_simplex(h);
+        let gd = ((surflet_p(g.x * d.x) + surflet_p(g.y * d.y)) + surflet_p(g.z * d.z)) + surflet_p(g.w * d.w);
+        out.value = acc.value + surflet_p(t3 * gd);
+        let k = gd * minus6t2;
+        for (var a = 0u; a < 4u; a++) {
+            out.gradient[a] = acc.gradient[a] + (surflet_p(t3 * g[a]) + surflet_p(k * d[a]));
+        }
+    }
+    return out;
+}
+
+// The skewed hypercube cell of a 4D point (kernel/simplex.rs Simp4): its
+// primed base cell, the offset from the base corner, and the rank of each
+// axis's fraction (0 smallest .. 3 largest).
+struct SurfletSimp4 {
+    base: vec4<u32>,
+    d0: vec4<f32>,
+    rank: vec4<u32>,
+}
+
+// Locates p on the classic skewed 4D lattice (skew (sqrt(5) - 1)/4), the
+// skew computed on exact (cell, fraction) pairs (simplex4_lattice).
+fn surflet_simplex4_lattice(p: vec4<f32>) -> SurfletSimp4 {
+    var ints = floor(p);
+    let fr = p - ints;
+    let g = (fr.x + fr.y) + (fr.z + fr.w);
+    // The cells' sum, pairwise, reduced modulo 2^32 where it is past
+    // exactness.
+    var k = (ints.x + ints.y) + (ints.z + ints.w);
+    if (!(abs(k) < 0x1p26f)) {
+        for (var a = 0u; a < 4u; a++) {
+            ints[a] = surflet_wrap32(ints[a], true);
+        }
+        k = (ints.x + ints.y) + (ints.z + ints.w);
+    }
+    let sk = surflet_mul_split(k, SURFLET_F4_HI, SURFLET_F4_LO);
+    let small = sk.y + surflet_p(g * SURFLET_F4);
+    var f = vec4<f32>(0.0f);
+    var base = vec4<u32>(0u);
+    let prime = vec4<u32>(SURFLET_PRIME_X, SURFLET_PRIME_Y, SURFLET_PRIME_Z, SURFLET_PRIME_W);
+    for (var a = 0u; a < 4u; a++) {
+        let r = fr[a] + small;
+        let ri = floor(r);
+        f[a] = r - ri;
+        base[a] = surflet_cell((ints[a] + sk.x) + ri) * prime[a];
+    }
+    let t = surflet_p(((f.x + f.y) + (f.z + f.w)) * SURFLET_G4);
+    // Ranks 0..=3 of the fractions; a tie goes to the higher axis.
+    var rank = vec4<u32>(0u);
+    for (var a = 0u; a < 4u; a++) {
+        for (var b = a + 1u; b < 4u; b++) {
+            let a_wins = select(0u, 1u, f[a] > f[b]);
+            rank[a] = rank[a] + a_wins;
+            rank[b] = rank[b] + (a_wins ^ 1u);
+        }
+    }
+    return SurfletSimp4(base, f - vec4<f32>(t), rank);
+}
+
+// A corner's finished hash and offset.
+struct SurfletCorner4 {
+    h: u32,
+    d: vec4<f32>,
+}
+
+// Corner k (0..=4) of the simplex that holds the point
+// (simplex4_corners): k unit steps from the base cell, along the axes of
+// the k largest fractions. k * G4 is opaque: with it constant, lavapipe
+// reassociated (d0 - step) + k * G4, and 4D simplex values came out an
+// ulp or two off.
+fn surflet_simplex4_corner(key: u32, lat: SurfletSimp4, k: u32) -> SurfletCorner4 {
+    let b = lat.base;
+    if (k == 0u) {
+        return SurfletCorner4(surflet_lowbias32((((key ^ b.x) ^ b.y) ^ b.z) ^ b.w), lat.d0);
+    }
+    // rank > 3 - k.
+    let o = (lat.rank + vec4<u32>(k)) > vec4<u32>(3u);
+    let kg = surflet_p(select(select(select(SURFLET_G4_4, SURFLET_G4_3, k == 3u), SURFLET_G4_2, k == 2u), SURFLET_G4_1, k == 1u));
+    let prime = vec4<u32>(SURFLET_PRIME_X, SURFLET_PRIME_Y, SURFLET_PRIME_Z, SURFLET_PRIME_W);
+    let step = b + (select(vec4<u32>(0u), vec4<u32>(0xFFFFFFFFu), o) & prime);
+    var d = lat.d0;
+    for (var a = 0u; a < 4u; a++) {
+        d[a] = (lat.d0[a] - select(0.0f, 1.0f, o[a])) + kg;
+    }
+    return SurfletCorner4(surflet_lowbias32((((key ^ step.x) ^ step.y) ^ step.z) ^ step.w), d);
+}
+
+// 4D on the classic skewed lattice with Gustavson's rank ordering
+// (kernel/simplex.rs simplex4).
+fn surflet_simplex4(key: u32, p: vec4<f32>, value: bool, scale: f32) -> SurfletSample4d {
+    let lat = surflet_simplex4_lattice(p);
+    var acc = SurfletSample4d(0.0f, vec4<f32>(0.0f));
+    for (var k = 0u; k < 5u; k++) {
+        let c = surflet_simplex4_corner(key, lat, k);
+        acc = surflet_corner4(acc, c.h, c.d, value);
+    }
+    let nan = surflet_poison4(p);
+    var out = SurfletSample4d(surflet_p(acc.value * scale) + nan, vec4<f32>(0.0f));
+    for (var a = 0u; a < 4u; a++) {
+        out.gradient[a] = surflet_p(acc.gradient[a] * scale) + nan;
+    }
+    return out;
+}

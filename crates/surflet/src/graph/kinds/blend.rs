@@ -89,10 +89,10 @@ impl<const D: usize> Eval<D> for Blended<D> {
     fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error> {
         let inputs = [&*self.a, &*self.b, &*self.c];
         let (read, grad) = mix_wgsl(w, jac, inputs, "t", "0.5f")?;
+        let (x, y, kk) = (w.v("x"), w.v("y"), w.v("kk"));
         let body = format!(
-            "{read}    let t = (kk.x + 1.0f) * 0.5f;\n    let diff = y.x - x.x;\n    \
-             return {}(x.x + surflet_p(diff * t), {grad});\n",
-            w.rt()
+            "{read}    let t = ({kk} + 1.0f) * 0.5f;\n    let diff = {y} - {x};\n    return {};\n",
+            w.ret(&format!("{x} + surflet_p(diff * t)"), &grad)
         );
         Ok(w.node_fn("blend", &body))
     }

@@ -121,7 +121,8 @@ impl<const D: usize> Eval<D> for Displaced<D> {
         let mut body = format!("    var q2 = q;\n    var j2 = {start};\n");
         for (a, f) in by.iter().enumerate() {
             let axis = crate::wgsl::AXES[a];
-            body += &format!("    let d{a} = {f}(q, j);\n    q2.{axis} = q2.{axis} + d{a}.x;\n");
+            let d = w.v(&format!("d{a}"));
+            body += &format!("    let d{a} = {f}(q, j);\n    q2.{axis} = q2.{axis} + {d};\n");
             for b in 0..D {
                 body += &format!(
                     "    j2[{a}][{b}] = j2[{a}][{b}] + {};\n",

@@ -235,7 +235,8 @@ impl<M: Pointwise, const D: usize> Eval<D> for Mapped<M, D> {
             self.map.wgsl()?
         ));
         let body = format!(
-            "    let r = {input}(q, j);\n    let m = {m}(r.x);\n    return {}(m.x, {} * m.y);\n",
+            "    let r = {input}(q, j);\n    let m = {m}({});\n    return {}(m.x, {} * m.y);\n",
+            w.v("r"),
             w.rt(),
             w.grad("r")
         );
@@ -298,14 +299,14 @@ impl<B: Binary, const D: usize> Eval<D> for Zipped<B, D> {
             B::WGSL
         ));
         // The value with zero partials, then each partial (`eval::zip`).
-        let mut parts = vec![format!("{f}(x.x, y.x, 0.0f, 0.0f).x")];
-        for i in 0..D {
-            parts.push(format!("{f}(x.x, y.x, {}, {}).y", w.g("x", i), w.g("y", i)));
-        }
+        let (x, y) = (w.v("x"), w.v("y"));
+        let value = format!("{f}({x}, {y}, 0.0f, 0.0f).x");
+        let parts: Vec<String> = (0..D)
+            .map(|i| format!("{f}({x}, {y}, {}, {}).y", w.g("x", i), w.g("y", i)))
+            .collect();
         let body = format!(
-            "    let x = {a}(q, j);\n    let y = {b}(q, j);\n    return {}({});\n",
-            w.rt(),
-            parts.join(", ")
+            "    let x = {a}(q, j);\n    let y = {b}(q, j);\n    return {};\n",
+            w.ret(&value, &parts.join(", "))
         );
         Ok(w.node_fn("a binary function", &body))
     }
@@ -314,7 +315,8 @@ impl<B: Binary, const D: usize> Eval<D> for Zipped<B, D> {
 /// The WGSL shared by `blend` and `select`: the lines that evaluate the
 /// inputs `a`, `b` and `c` at `q` into `x`, `y` and `kk`, and the
 /// gradient of `x + (y − x)·t` for a `t` whose derivative is `dt`·∇`kk`
-/// (`t` and `dt` WGSL expressions; `diff` is `y − x`), in the CPU's order.
+/// (`t` and `dt` WGSL expressions; `diff` is `y − x`), in the CPU's order,
+/// as its `D` components (for [`Out::ret`]).
 #[cfg(feature = "wgsl")]
 pub(super) fn mix_wgsl<const D: usize>(
     w: &mut Out<D>,
@@ -333,7 +335,7 @@ pub(super) fn mix_wgsl<const D: usize>(
         .collect();
     Ok((
         format!("    let x = {a}(q, j);\n    let y = {b}(q, j);\n    let kk = {c}(q, j);\n"),
-        format!("{}({})", w.vt(), grad.join(", ")),
+        grad.join(", "),
     ))
 }
 

@@ -148,15 +148,17 @@ impl<const D: usize> Eval<D> for Selected<D> {
             k(self.threshold + self.falloff),
         );
         let width = k(2.0 * self.falloff);
-        let rt = w.rt();
+        let (x, y, kk) = (w.v("x"), w.v("y"), w.v("kk"));
+        let nan = w.ret("t", &vec!["t"; D].join(", "));
+        let mixed = w.ret(&format!("{x} + surflet_p(diff * s)"), &grad);
         let body = format!(
-            "{read}    let t = kk.x;\n    let lo = {lo};\n    let hi = {hi};\n    let width = {width};\n    \
-             if (surflet_is_nan(t)) {{\n        return {rt}(t);\n    }}\n    \
+            "{read}    let t = {kk};\n    let lo = {lo};\n    let hi = {hi};\n    let width = {width};\n    \
+             if (surflet_is_nan(t)) {{\n        return {nan};\n    }}\n    \
              if (t < lo) {{\n        return x;\n    }}\n    \
              if (t >= hi) {{\n        return y;\n    }}\n    \
              let u = (t - lo) / width;\n    let s = (u * u) * ((3.0f - u) - u);\n    \
-             let ds = ((6.0f * u) * (1.0f - u)) / width;\n    let diff = y.x - x.x;\n    \
-             return {rt}(x.x + surflet_p(diff * s), {grad});\n"
+             let ds = ((6.0f * u) * (1.0f - u)) / width;\n    let diff = {y} - {x};\n    \
+             return {mixed};\n"
         );
         Ok(w.node_fn("select", &body))
     }

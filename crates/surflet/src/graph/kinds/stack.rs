@@ -210,9 +210,8 @@ impl<const D: usize> Eval<D> for Leaf<D> {
             })
             .collect();
         let body = format!(
-            "    let r = {s}_gradient(q);\n    return {}(r.x, {});\n",
-            w.rt(),
-            parts.join(", ")
+            "    let r = {s}_gradient(q);\n    return {};\n",
+            w.ret(&w.v("r"), &parts.join(", "))
         );
         Ok(w.node_fn("a stack, its gradient pulled back", &body))
     }
