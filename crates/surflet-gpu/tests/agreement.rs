@@ -43,16 +43,9 @@ const STACKS: &[&str] = &[
     "noise = \"value\"\n[fractal]\nkind = \"ridged\"\noctaves = 3\nrotation = -2.1\n[warp]\namplitude = 0.6\n[warp.fractal]\noctaves = 3\nrotation = 1.3",
 ];
 
-/// 4D stacks: each kernel, fractals, a warp, turned octaves and periods.
+/// 4D stacks beside each kernel alone (`common::wgsl_noises`): cellular's
+/// options, fractals, a warp, turned octaves and periods.
 const STACKS_4D: &[&str] = &[
-    "noise = \"value\"",
-    "noise = \"perlin\"",
-    "noise = \"simplex\"",
-    "noise = \"simplex-value\"",
-    "noise = \"value-cubic\"",
-    "noise = \"opensimplex2\"",
-    "noise = \"opensimplex2s\"",
-    "noise = \"cellular\"",
     "noise = \"cellular\"\ndistance = \"hybrid\"\nreturn = \"f1/f2\"\njitter = 0.8",
     "noise = \"cellular\"\ndistance = \"chebyshev\"\nreturn = \"cell-value\"\nperiod = [3, 2, 4, 3]",
     "noise = \"cellular\"\ndistance = \"manhattan\"\nreturn = \"f2-f1\"\njitter = 0.5",
@@ -295,10 +288,14 @@ fn graphs_agree_bit_for_bit() {
     check_graphs(&ctx, &[2, 3], &wgsl_kernel(&ctx));
 }
 
-/// 4D: the stacks of [`STACKS_4D`] (every kernel) and every graph.
+/// 4D: each kernel alone (every kind of the registry), the stacks of
+/// [`STACKS_4D`] and every graph.
 #[test]
 fn four_d_agrees_bit_for_bit() {
     let Some(ctx) = context() else { return };
+    for noise in common::wgsl_noises() {
+        check(&ctx, &format!("noise = \"{noise}\""), &[4]);
+    }
     for toml in STACKS_4D {
         check(&ctx, toml, &[4]);
     }
@@ -611,6 +608,9 @@ fn glsl_compiled_by_glslang_agrees_bit_for_bit() {
     }
     // 4D: the kernels, plain and periodic (the fractal and warp code is
     // the 2D and 3D stacks', in one more dimension).
+    for noise in common::wgsl_noises() {
+        check_with(&ctx, &format!("noise = \"{noise}\""), &[4], &make);
+    }
     for toml in STACKS_4D.iter().filter(|t| !t.contains('[')) {
         check_with(&ctx, toml, &[4], &make);
     }

@@ -271,10 +271,5 @@ fn surflet_os4(key: u32, p: vec4<f32>, s: bool, r2: f32, scale: f32) -> SurfletS
             acc = surflet_quartic4(acc, surflet_grad4_simplex(c.h), c.d, r2);
         }
     }
-    let nan = surflet_poison4(p);
-    var out = SurfletSample4d(surflet_p(acc.value * scale) + nan, vec4<f32>(0.0f));
-    for (var a = 0u; a < 4u; a++) {
-        out.gradient[a] = surflet_p(acc.gradient[a] * scale) + nan;
-    }
-    return out;
+    return surflet_finish_sum4(acc, p, scale);
 }

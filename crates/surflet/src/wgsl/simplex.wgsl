@@ -329,6 +329,17 @@ fn surflet_corner4(acc: SurfletSample4d, h: u32, d: vec4<f32>, value: bool) -> S
     return out;
 }
 
+// surflet_finish_sum in 4D: the sum scaled, NaN added for non-finite p
+// (simplex4 and OpenSimplex2's 4D sum share it).
+fn surflet_finish_sum4(acc: SurfletSample4d, p: vec4<f32>, scale: f32) -> SurfletSample4d {
+    let nan = surflet_poison4(p);
+    var out = SurfletSample4d(surflet_p(acc.value * scale) + nan, vec4<f32>(0.0f));
+    for (var a = 0u; a < 4u; a++) {
+        out.gradient[a] = surflet_p(acc.gradient[a] * scale) + nan;
+    }
+    return out;
+}
+
 // The skewed hypercube cell of a 4D point (kernel/simplex.rs Simp4): its
 // primed base cell, the offset from the base corner, and the rank of each
 // axis's fraction (0 smallest .. 3 largest).
@@ -414,10 +425,5 @@ fn surflet_simplex4(key: u32, p: vec4<f32>, value: bool, scale: f32) -> SurfletS
         let c = surflet_simplex4_corner(key, lat, k);
         acc = surflet_corner4(acc, c.h, c.d, value);
     }
-    let nan = surflet_poison4(p);
-    var out = SurfletSample4d(surflet_p(acc.value * scale) + nan, vec4<f32>(0.0f));
-    for (var a = 0u; a < 4u; a++) {
-        out.gradient[a] = surflet_p(acc.gradient[a] * scale) + nan;
-    }
-    return out;
+    return surflet_finish_sum4(acc, p, scale);
 }
