@@ -558,39 +558,49 @@ fn edge_diff<const D: usize>(
 /// translated by naga (`wgsl::translate`), compiled to SPIR-V by glslang, an
 /// independent compiler, and run through wgpu's SPIR-V path, against the
 /// CPU bit for bit: every stack of the WGSL test, in 2D and 3D (at most 3
-/// octaves), the periodic ones, the 4D kernels, every graph in 2D, and every kernel at the edge
-/// coordinates. Without glslang (`glslangValidator`, Debian's
-/// `glslang-tools`) the test says so and passes, except where `CI` is
-/// `true` (`.ci/lavapipe` installs it), where it fails.
+/// octaves), the periodic ones, the 4D kernels, every graph in 2D, and every
+/// kernel at the edge coordinates. Four tests, so that the test harness's
+/// threads share them: most of their time is lavapipe compiling (with a
+/// cold shader cache, 149 s in one test on the 2-core machine). Without
+/// glslang (`glslangValidator`, Debian's `glslang-tools`) they say so and
+/// pass, except where `CI` is `true` (`.ci/lavapipe` installs it), where
+/// they fail.
 #[cfg(feature = "spirv")]
-#[test]
-fn glsl_compiled_by_glslang_agrees_bit_for_bit() {
-    let Some(ctx) = context() else { return };
-    if std::process::Command::new("glslangValidator")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true and no glslangValidator"
-        );
-        eprintln!("skipped: no glslangValidator (Debian's glslang-tools)");
-        return;
-    }
-    let make = |src: &str, name: &str, d: usize, gradient: bool| {
-        let program = surflet_gpu::program(src, name, d, gradient).map_err(|e| e.to_string())?;
-        let glsl = match surflet::wgsl::translate(&program, surflet::wgsl::Lang::Glsl) {
-            Ok(surflet::wgsl::Shader::Text(t)) => t,
-            other => return Err(format!("{other:?}")),
+mod glsl {
+    use super::*;
+
+    /// Runs `body` with the context and the GLSL kernel maker, or says why
+    /// it cannot.
+    fn with_glslang(body: impl FnOnce(&GpuContext, &Make<'_>)) {
+        let Some(ctx) = context() else { return };
+        if std::process::Command::new("glslangValidator")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "CI=true and no glslangValidator"
+            );
+            eprintln!("skipped: no glslangValidator (Debian's glslang-tools)");
+            return;
+        }
+        let make = |src: &str, name: &str, d: usize, gradient: bool| {
+            let program =
+                surflet_gpu::program(src, name, d, gradient).map_err(|e| e.to_string())?;
+            let glsl = match surflet::wgsl::translate(&program, surflet::wgsl::Lang::Glsl) {
+                Ok(surflet::wgsl::Shader::Text(t)) => t,
+                other => return Err(format!("{other:?}")),
+            };
+            let words = glslang(&glsl)?;
+            GridKernel::from_spirv(&ctx, &words, d, gradient).map_err(|e| e.to_string())
         };
-        let words = glslang(&glsl)?;
-        GridKernel::from_spirv(&ctx, &words, d, gradient).map_err(|e| e.to_string())
-    };
-    // At most 3 octaves: a fourth runs no function the first three do not,
-    // and costs lavapipe's compiler seconds a stack (most of this test's
-    // time is compiling, with a cold shader cache).
-    let capped = |toml: &str| {
+        body(&ctx, &make);
+    }
+
+    /// `toml` with at most 3 octaves: a fourth runs no function the first
+    /// three do not, and costs lavapipe's compiler seconds a stack.
+    fn capped(toml: &str) -> String {
         let lines: Vec<String> = toml
             .lines()
             .map(|l| match l.strip_prefix("octaves = ") {
@@ -599,27 +609,56 @@ fn glsl_compiled_by_glslang_agrees_bit_for_bit() {
             })
             .collect();
         lines.join("\n")
-    };
-    for toml in STACKS {
-        check_with(&ctx, &capped(toml), &[2, 3], &make);
     }
-    for (toml, period) in PERIODIC {
-        check_with(&ctx, toml, &[period.len()], &make);
+
+    /// Each kernel alone in 2D and 3D; the stacks with fractals and warps
+    /// in 2D and 3D by turns (the WGSL test runs each in both, and the
+    /// translation treats a fractal's operations alike in either).
+    #[test]
+    fn glsl_stacks_agree_bit_for_bit() {
+        with_glslang(|ctx, make| {
+            for (i, toml) in STACKS.iter().enumerate() {
+                let dims: &[usize] = if toml.contains('[') {
+                    &[[2, 3][i % 2]]
+                } else {
+                    &[2, 3]
+                };
+                check_with(ctx, &capped(toml), dims, make);
+            }
+        });
     }
-    // 4D: the kernels, plain and periodic (the fractal and warp code is
-    // the 2D and 3D stacks', in one more dimension).
-    for noise in common::wgsl_noises() {
-        check_with(&ctx, &format!("noise = \"{noise}\""), &[4], &make);
+
+    /// The periodic stacks, and in 4D the kernels, plain and periodic (the
+    /// fractal and warp code is the 2D and 3D stacks', in one more
+    /// dimension).
+    #[test]
+    fn glsl_periods_and_4d_agree_bit_for_bit() {
+        with_glslang(|ctx, make| {
+            for (toml, period) in PERIODIC {
+                check_with(ctx, toml, &[period.len()], make);
+            }
+            for noise in common::wgsl_noises() {
+                check_with(ctx, &format!("noise = \"{noise}\""), &[4], make);
+            }
+            for toml in STACKS_4D.iter().filter(|t| !t.contains('[')) {
+                check_with(ctx, toml, &[4], make);
+            }
+        });
     }
-    for toml in STACKS_4D.iter().filter(|t| !t.contains('[')) {
-        check_with(&ctx, toml, &[4], &make);
+
+    /// Graphs in 2D, which has every node kind (3D adds glslang time, not
+    /// operations the translation treats differently).
+    #[test]
+    fn glsl_graphs_agree_bit_for_bit() {
+        with_glslang(|ctx, make| check_graphs(ctx, &[2], make));
     }
-    // Graphs in 2D, which has every node kind (3D adds glslang time, not
-    // operations the translation treats differently).
-    check_graphs(&ctx, &[2], &make);
-    // Every kernel at the edge coordinates (the graphs' nodes are plain
-    // arithmetic there, checked above).
-    check_edges(&ctx, &make, false);
+
+    /// Every kernel at the edge coordinates (the graphs' nodes are plain
+    /// arithmetic there, checked above).
+    #[test]
+    fn glsl_edge_coordinates_agree() {
+        with_glslang(|ctx, make| check_edges(ctx, make, false));
+    }
 }
 
 /// `glsl` (a compute shader whose entry is `main`) compiled by glslang for
