@@ -33,6 +33,16 @@
 //! 1 a point near a cell corner can have all 3ᴰ − 1 neighbours' points
 //! farther than a point two cells away, which it misses.)
 //!
+//! The returns that read the nearest point only (`f1`, the cell value) keep
+//! only `F1` and compare the bound with `F1` instead of `F2`, which skips
+//! more cells. A cell skipped for a lane is at least its `F1` away, so it
+//! could not become the nearest (an update needs a strictly smaller
+//! distance), and the nearest point of the whole lattice (the first, in
+//! visiting order, of those at the smallest distance) is never skipped:
+//! skipping it would take an earlier visited point no farther away, which
+//! would then be the nearest instead. So `F1`, its offset and its cell are
+//! the same bits under either bound.
+//!
 //! The search ends because `F2` is finite after two cells and at most
 //! `max(V, C)` (see `docs/RANGES.md`), while `Lₐ ≥ |kₐ| − 1` at any jitter;
 //! the per-axis cap `D + 2` is therefore never reached (manhattan, the
@@ -48,7 +58,7 @@
 //! sum or max to the `Lₐ` in the same order as the distance applies them to
 //! the `|dₐ|` (outermost axis first), and rounding is monotonic, so the
 //! computed bound is ≤ the computed distance; (3) an update needs a distance
-//! strictly below `F2`. A lane's state after any visiting order that only
+//! strictly below `F2` (`F1` under the `F1` bound). A lane's state after any visiting order that only
 //! adds cells the bound would skip is therefore the same, bit for bit.
 //!
 //! **Gradient.** `∇f1 = −∂dist(d₁)` for the nearest point's offset `d₁`:
@@ -312,69 +322,101 @@ fn search<S: Simd, const D: usize, const PERIODIC: bool>(
     field: &LaneParams<S>,
     at: &Located<S, D>,
 ) -> Nearest<S, D> {
-    let cl = &field.cell;
-    let dist = cl.distance;
     let zero = s.zero();
     let inf = s.c(f64::INFINITY);
-    let cap = D as i32 + 2;
-    let mut near = Nearest {
-        f1: inf,
-        f2: inf,
-        d1: [zero; D],
-        d2: [zero; D],
-        h1: s.u_splat(0),
+    let mut sw = Sweep {
+        field,
+        at,
+        second: needs_second(field.cell.ret),
+        b: [zero; D],
+        primed: [s.u_splat(0); D],
+        near: Nearest {
+            f1: inf,
+            f2: inf,
+            d1: [zero; D],
+            d2: [zero; D],
+            h1: s.u_splat(0),
+        },
     };
-
-    // Per axis, the visit and the sides it has finished, the bound with
-    // axes a..D fixed, and the fixed cell's `b` and primed coordinate.
-    let mut idx = [0i32; D];
-    let mut done = [[false; 2]; D];
-    let mut bnd = [zero; D];
-    let mut b = [zero; D];
-    let mut primed = [s.u_splat(0); D];
-    let mut level = D - 1;
-    loop {
-        let i = idx[level];
-        if i > 2 * cap || (done[level][0] && done[level][1]) {
-            if level == D - 1 {
-                break;
-            }
-            level += 1;
-            idx[level] += 1;
-            continue;
-        }
-        let k = offset(i);
-        let side = usize::from(k < 0);
-        if done[level][side] {
-            idx[level] += 1;
-            continue;
-        }
-        let bk = s.add(s.c(k as f64), at.h_f[level]);
-        let l = s.max(s.sub(s.abs(bk), cl.reach), zero);
-        let outer = if level == D - 1 { zero } else { bnd[level + 1] };
-        let lb = combine(s, dist, outer, term(s, dist, l));
-        if !s.any(s.lt(lb, near.f2)) {
-            done[level][side] = true;
-            if k == 0 {
-                done[level][1] = true;
-            }
-            idx[level] += 1;
-            continue;
-        }
-        b[level] = bk;
-        bnd[level] = lb;
-        primed[level] = primed_cell::<S, D, PERIODIC>(s, field, at, level, k);
-        if level > 0 {
-            level -= 1;
-            idx[level] = 0;
-            done[level] = [false; 2];
-            continue;
-        }
-        idx[0] += 1;
-        visit(s, field, &b, &primed, &mut near);
+    // One function per axis, each calling the one below, so that the
+    // fixed cells and the bounds are locals the compiler can keep in
+    // registers (a loop over a runtime level kept them on the stack, and
+    // its bookkeeping was most of the search's time).
+    match D {
+        1 => axis0::<S, D, PERIODIC>(s, &mut sw, zero),
+        2 => axis1::<S, D, PERIODIC>(s, &mut sw, zero),
+        3 => axis2::<S, D, PERIODIC>(s, &mut sw, zero),
+        _ => axis3::<S, D, PERIODIC>(s, &mut sw, zero),
     }
-    near
+    sw.near
 }
+
+/// The search's state: what it reads, the cell fixed so far on the axes
+/// above (`b` and the primed coordinate per axis), and the nearest points.
+struct Sweep<'a, S: Simd, const D: usize> {
+    field: &'a LaneParams<S>,
+    at: &'a Located<S, D>,
+    /// Whether the return reads `F2` (the bound is `F2`, else `F1`).
+    second: bool,
+    b: [S::F; D],
+    primed: [S::U; D],
+    near: Nearest<S, D>,
+}
+
+/// `$name` visits axis `$a`'s cells with the axes above it fixed (their
+/// partial bound `outer`): `k = 0, 1, −1, 2, −2, …`, each side until no
+/// lane's bound is below the distance it must beat (the bound grows with
+/// `|k|` on each side, and that distance only falls), running `$below`
+/// for each cell it keeps with that cell's bound.
+macro_rules! axis {
+    ($name:ident, $a:literal, |$s:ident, $sw:ident, $lb:ident| $below:expr) => {
+        #[inline(always)]
+        fn $name<S: Simd, const D: usize, const PERIODIC: bool>(
+            $s: S,
+            $sw: &mut Sweep<'_, S, D>,
+            outer: S::F,
+        ) {
+            let cl = &$sw.field.cell;
+            let cap = D as i32 + 2;
+            let mut open = [true; 2];
+            for i in 0..=2 * cap {
+                let k = offset(i);
+                let side = usize::from(k < 0);
+                if !open[side] {
+                    continue;
+                }
+                let bk = $s.add($s.c(k as f64), $sw.at.h_f[$a]);
+                let l = $s.max($s.sub($s.abs(bk), cl.reach), $s.zero());
+                let $lb = combine($s, cl.distance, outer, term($s, cl.distance, l));
+                let beat = if $sw.second { $sw.near.f2 } else { $sw.near.f1 };
+                if !$s.any($s.lt($lb, beat)) {
+                    if k == 0 {
+                        return;
+                    }
+                    open[side] = false;
+                    if !open[0] && !open[1] {
+                        return;
+                    }
+                    continue;
+                }
+                $sw.b[$a] = bk;
+                $sw.primed[$a] = primed_cell::<S, D, PERIODIC>($s, $sw.field, $sw.at, $a, k);
+                $below;
+            }
+        }
+    };
+}
+axis!(axis0, 0, |s, sw, lb| visit(
+    s,
+    sw.field,
+    &sw.b,
+    &sw.primed,
+    &mut sw.near,
+    sw.second
+));
+axis!(axis1, 1, |s, sw, lb| axis0::<S, D, PERIODIC>(s, sw, lb));
+axis!(axis2, 2, |s, sw, lb| axis1::<S, D, PERIODIC>(s, sw, lb));
+axis!(axis3, 3, |s, sw, lb| axis2::<S, D, PERIODIC>(s, sw, lb));
 
 /// The cell `k` away from the point's on axis `a`, times that axis's prime:
 /// its share of the cell's hash.
@@ -402,8 +444,17 @@ fn primed_cell<S: Simd, const D: usize, const PERIODIC: bool>(
     }
 }
 
+/// Whether a return reads the second-nearest point; the others (`f1`, the
+/// cell value) read the nearest only, and their search keeps and bounds by
+/// that one alone.
+#[inline(always)]
+fn needs_second(ret: CellularReturn) -> bool {
+    !matches!(ret, CellularReturn::F1 | CellularReturn::CellValue)
+}
+
 /// One cell of the search: its point's offset `d = b + j(u − ½)` and
-/// distance, kept if among the two nearest.
+/// distance, kept if among the two nearest (the nearest only, unless
+/// `second`).
 #[inline(always)]
 fn visit<S: Simd, const D: usize>(
     s: S,
@@ -411,11 +462,11 @@ fn visit<S: Simd, const D: usize>(
     b: &[S::F; D],
     primed: &[S::U; D],
     near: &mut Nearest<S, D>,
+    second: bool,
 ) {
     let cl = &field.cell;
     let dist = cl.distance;
     let zero = s.zero();
-    let half = s.c(0.5);
     let mut h = field.key;
     for a in 0..D {
         h = s.u_xor(h, primed[a]);
@@ -436,15 +487,24 @@ fn visit<S: Simd, const D: usize>(
             2 => s.u_shr::<16>(h2),
             _ => s.u_and(h2, s.u_splat(0xFFFF)),
         };
-        let u = s.mul(s.i_to_f(bits), s.c(1.0 / 65536.0));
-        d[a] = s.add(b[a], s.mul(cl.jitter, s.sub(u, half)));
+        // u − ½ = (bits − 2¹⁵)·2⁻¹⁶, exactly (a 16-bit integer times a
+        // power of two), in one operation fewer than u·2⁻¹⁶ − ½.
+        let centred = s.mul(
+            s.i_to_f(s.u_sub(bits, s.u_splat(1 << 15))),
+            s.c(1.0 / 65536.0),
+        );
+        d[a] = s.add(b[a], s.mul(cl.jitter, centred));
         key = combine(s, dist, key, term(s, dist, s.abs(d[a])));
     }
     let lt1 = s.lt(key, near.f1);
-    let lt2 = s.lt(key, near.f2);
-    near.f2 = s.select(lt1, near.f1, s.select(lt2, key, near.f2));
+    if second {
+        let lt2 = s.lt(key, near.f2);
+        near.f2 = s.select(lt1, near.f1, s.select(lt2, key, near.f2));
+        for a in 0..D {
+            near.d2[a] = s.select(lt1, near.d1[a], s.select(lt2, d[a], near.d2[a]));
+        }
+    }
     for a in 0..D {
-        near.d2[a] = s.select(lt1, near.d1[a], s.select(lt2, d[a], near.d2[a]));
         near.d1[a] = s.select(lt1, d[a], near.d1[a]);
     }
     near.f1 = s.select(lt1, key, near.f1);
