@@ -126,6 +126,9 @@ fn surflet_cellular(key: u32, p: vec4<f32>, dims: u32, periodic: bool, per: vec4
     // Per axis: the visit, the sides finished, the bound with the axes
     // from it up fixed, and the fixed cell's b and primed coordinate.
     let cap = i32(dims) + 2;
+    // f1 and the cell value read the nearest point only: the bound is f1
+    // (the CPU's search and its proof, kernel/cellular.rs).
+    let nearest_only = ret == 0u || ret == 6u;
     var idx = vec4<i32>(0);
     var done_lo = vec4<bool>(false);
     var done_hi = vec4<bool>(false);
@@ -156,7 +159,7 @@ fn surflet_cellular(key: u32, p: vec4<f32>, dims: u32, periodic: bool, per: vec4
             outer = bnd[level + 1u];
         }
         let lb = surflet_cell_combine(dist, outer, surflet_cell_term(dist, l));
-        if (!(lb < f2)) {
+        if (!(lb < select(f2, f1, nearest_only))) {
             if (hi_side) {
                 done_hi[level] = true;
             } else {
