@@ -7,7 +7,7 @@
 # uniformly per cell (not the kernel's hash), so counts are expectations.
 #
 #   python3 bench/cell_model.py
-import random, math, itertools
+import random, math
 random.seed(1)
 J=1.0; reach=J/2+1/4096
 pts={}

@@ -58,8 +58,9 @@
 //! sum or max to the `Lₐ` in the same order as the distance applies them to
 //! the `|dₐ|` (outermost axis first), and rounding is monotonic, so the
 //! computed bound is ≤ the computed distance; (3) an update needs a distance
-//! strictly below `F2` (`F1` under the `F1` bound). A lane's state after any visiting order that only
-//! adds cells the bound would skip is therefore the same, bit for bit.
+//! strictly below `F2` (`F1` under the `F1` bound). A lane's state after
+//! any visiting order that only adds cells the bound would skip is
+//! therefore the same, bit for bit.
 //!
 //! **Gradient.** `∇f1 = −∂dist(d₁)` for the nearest point's offset `d₁`:
 //! euclidean `(p − F)/|p − F|`, euclidean-squared `−2d`, manhattan
@@ -95,6 +96,10 @@ const BOUND_SLACK: f64 = 1.0 / 4096.0;
 pub(crate) struct CellLanes<S: Simd> {
     pub distance: CellularDistance,
     pub ret: CellularReturn,
+    /// Whether `ret` reads the second-nearest point. The others (`f1`, the
+    /// cell value) read the nearest only, and their search keeps and
+    /// bounds by that one alone.
+    pub second: bool,
     pub jitter: S::F,
     /// `j/2 + BOUND_SLACK`.
     pub reach: S::F,
@@ -112,6 +117,7 @@ impl<S: Simd> CellLanes<S> {
         CellLanes {
             distance: CellularDistance::Euclidean,
             ret: CellularReturn::F1,
+            second: false,
             jitter: z,
             reach: z,
             mid: z,
@@ -126,6 +132,7 @@ impl<S: Simd> CellLanes<S> {
         CellLanes {
             distance: p.distance,
             ret: p.ret,
+            second: !matches!(p.ret, CellularReturn::F1 | CellularReturn::CellValue),
             jitter: s.c(j),
             reach: s.c(j / 2.0 + BOUND_SLACK),
             mid: s.c((lo + hi) / 2.0),
@@ -327,7 +334,6 @@ fn search<S: Simd, const D: usize, const PERIODIC: bool>(
     let mut sw = Sweep {
         field,
         at,
-        second: needs_second(field.cell.ret),
         b: [zero; D],
         primed: [s.u_splat(0); D],
         near: Nearest {
@@ -356,8 +362,6 @@ fn search<S: Simd, const D: usize, const PERIODIC: bool>(
 struct Sweep<'a, S: Simd, const D: usize> {
     field: &'a LaneParams<S>,
     at: &'a Located<S, D>,
-    /// Whether the return reads `F2` (the bound is `F2`, else `F1`).
-    second: bool,
     b: [S::F; D],
     primed: [S::U; D],
     near: Nearest<S, D>,
@@ -388,7 +392,7 @@ macro_rules! axis {
                 let bk = $s.add($s.c(k as f64), $sw.at.h_f[$a]);
                 let l = $s.max($s.sub($s.abs(bk), cl.reach), $s.zero());
                 let $lb = combine($s, cl.distance, outer, term($s, cl.distance, l));
-                let beat = if $sw.second { $sw.near.f2 } else { $sw.near.f1 };
+                let beat = if cl.second { $sw.near.f2 } else { $sw.near.f1 };
                 if !$s.any($s.lt($lb, beat)) {
                     if k == 0 {
                         return;
@@ -411,8 +415,7 @@ axis!(axis0, 0, |s, sw, lb| visit(
     sw.field,
     &sw.b,
     &sw.primed,
-    &mut sw.near,
-    sw.second
+    &mut sw.near
 ));
 axis!(axis1, 1, |s, sw, lb| axis0::<S, D, PERIODIC>(s, sw, lb));
 axis!(axis2, 2, |s, sw, lb| axis1::<S, D, PERIODIC>(s, sw, lb));
@@ -444,17 +447,9 @@ fn primed_cell<S: Simd, const D: usize, const PERIODIC: bool>(
     }
 }
 
-/// Whether a return reads the second-nearest point; the others (`f1`, the
-/// cell value) read the nearest only, and their search keeps and bounds by
-/// that one alone.
-#[inline(always)]
-fn needs_second(ret: CellularReturn) -> bool {
-    !matches!(ret, CellularReturn::F1 | CellularReturn::CellValue)
-}
-
 /// One cell of the search: its point's offset `d = b + j(u − ½)` and
 /// distance, kept if among the two nearest (the nearest only, unless
-/// `second`).
+/// the return reads the second).
 #[inline(always)]
 fn visit<S: Simd, const D: usize>(
     s: S,
@@ -462,7 +457,6 @@ fn visit<S: Simd, const D: usize>(
     b: &[S::F; D],
     primed: &[S::U; D],
     near: &mut Nearest<S, D>,
-    second: bool,
 ) {
     let cl = &field.cell;
     let dist = cl.distance;
@@ -497,7 +491,7 @@ fn visit<S: Simd, const D: usize>(
         key = combine(s, dist, key, term(s, dist, s.abs(d[a])));
     }
     let lt1 = s.lt(key, near.f1);
-    if second {
+    if cl.second {
         let lt2 = s.lt(key, near.f2);
         near.f2 = s.select(lt1, near.f1, s.select(lt2, key, near.f2));
         for a in 0..D {
