@@ -350,7 +350,7 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
     }
     #[inline(always)]
     fn row(&self, s: S, xs: &[S::E], dest: Dest<'_, '_, S>) -> bool {
-        if !K::ROWS {
+        if !K::ROW {
             return false;
         }
         let mut cache = self.cache.borrow_mut();

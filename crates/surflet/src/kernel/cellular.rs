@@ -50,6 +50,15 @@
 //! `tests/suite/cellular.rs` compares the result with a brute-force 9ᴰ (1D–3D) /
 //! 7⁴ window at jitter 1 for every distance and return.
 //!
+//! **Grids.** A cell's point depends on the cell alone, so a grid's rows
+//! (2D and 3D, not periodic, every return but the cell value) read them
+//! from tables ([`CellCache`]): per offset of the outer axes, the cells
+//! along x, each entry made by the very operations a lane's visit would
+//! run, and kept while the rows stay in the same outer cells. A visit is
+//! then two loads and two register permutes instead of two or three
+//! multiplies of hashing and the jitter's; the search, its order and its
+//! bounds are the same, so are the bits (`tests/suite/grid.rs`).
+//!
 //! **The same bits on every backend.** Which cells a vector visits depends on
 //! its other lanes, so the bound must never exclude a cell that would have
 //! changed a lane: (1) `Lₐ` is computed with `j/2 + 2⁻¹²`, and the rounding
@@ -80,8 +89,10 @@
 //! cell value is already in `(-1, 1)` and is left as it is.
 
 use super::{LaneParams, MARGIN, PRIMES, lattice_value, lowbias32, poison, split, split_periodic};
+use crate::batch::{Dest, load_row, store_row};
 use crate::cellular::{CellularDistance, CellularReturn};
-use crate::simd::Simd;
+use crate::prelude_internal::*;
+use crate::simd::{Element, Simd};
 
 /// Second-round salt for the hash bits of axes 2 and 3.
 pub(crate) const SALT_UV: u32 = 0x68E3_1DA4;
@@ -234,15 +245,100 @@ pub(crate) fn cellular<S: Simd, const D: usize, const PERIODIC: bool>(
     field: &LaneParams<S>,
     p: [S::F; D],
 ) -> (S::F, [S::F; D]) {
+    let at = locate::<S, D, PERIODIC>(s, field, &p);
+    let (near, _) = search::<S, D, PERIODIC, _>(s, field, &at, Hashed::new(s));
+    finish(s, field, &p, near)
+}
+
+/// The grid row that `cache` was told of (see [`CellCache::start_row`]) at
+/// x coordinates `xs`, as [`cellular`] would give it vector by vector (the
+/// same bits: a table entry is the hash path's value for its cell), into
+/// `dest`. `false`, having done nothing, where the row cannot use tables.
+#[inline(always)]
+pub(crate) fn grid_row<S: Simd, const D: usize, const GRAD: bool>(
+    s: S,
+    field: &LaneParams<S>,
+    xs: &[S::E],
+    dest: Dest<'_, '_, S>,
+    cache: &mut CellCache<S, D>,
+) -> bool {
+    let Some(rest) = cache.row else {
+        return false;
+    };
+    // Constant per instance: no tables for 1D or 4D (see `CellCache`).
+    if !(2..=3).contains(&D) || !cache.grid || field.cell.ret == CellularReturn::CellValue {
+        return false;
+    }
+    let Dest {
+        outs,
+        at,
+        bounds: (lo, hi),
+    } = dest;
+    let mut p = [s.zero(); D];
+    for a in 1..D {
+        p[a] = s.splat(rest[a]);
+    }
+    let (mut vlo, mut vhi) = (*lo, *hi);
+    for i in (0..xs.len()).step_by(S::LANES) {
+        p[0] = load_row(s, xs, i);
+        let r = tabled::<S, D>(s, field, p, cache);
+        let len = (xs.len() - i).min(S::LANES);
+        store_row::<S, D, GRAD>(s, r, outs, at + i, len, (&mut vlo, &mut vhi));
+    }
+    (*lo, *hi) = (vlo, vhi);
+    true
+}
+
+/// [`cellular`] (not periodic) for a vector of a grid row, reading the
+/// cells' points from `cache`'s tables where the vector allows.
+#[inline(always)]
+fn tabled<S: Simd, const D: usize>(
+    s: S,
+    field: &LaneParams<S>,
+    p: [S::F; D],
+    cache: &mut CellCache<S, D>,
+) -> (S::F, [S::F; D]) {
+    let at = locate::<S, D, false>(s, field, &p);
+    if let Some((col, idx)) = Tabled::prepare(s, &at, cache) {
+        loop {
+            let t = Tabled {
+                cache: &*cache,
+                col,
+                idx,
+                k: [0; D],
+                missing: None,
+            };
+            let (near, cells) = search::<S, D, false, _>(s, field, &at, t);
+            let Some((which, need)) = cells.missing else {
+                return finish(s, field, &p, near);
+            };
+            // A table the search reached is short: make it (outside the
+            // search, whose loop must not hold a call that spills its
+            // registers) and search again. Once per table and stretch.
+            let outer = cells.outer_primed(which);
+            let base = cache.base;
+            extend(s, field, &mut cache.tables[which], base, outer, need);
+        }
+    }
+    let (near, _) = search::<S, D, false, _>(s, field, &at, Hashed::new(s));
+    finish(s, field, &p, near)
+}
+
+/// The value and gradient from the search's nearest points.
+#[inline(always)]
+fn finish<S: Simd, const D: usize>(
+    s: S,
+    field: &LaneParams<S>,
+    p: &[S::F; D],
+    mut near: Nearest<S, D>,
+) -> (S::F, [S::F; D]) {
     let cl = &field.cell;
     let zero = s.zero();
-    let at = locate::<S, D, PERIODIC>(s, field, &p);
-    let mut near = search::<S, D, PERIODIC>(s, field, &at);
     if cl.distance == CellularDistance::Euclidean {
         near.f1 = s.sqrt(near.f1);
         near.f2 = s.sqrt(near.f2);
     }
-    let nan = poison(s, &p);
+    let nan = poison(s, p);
     if cl.ret == CellularReturn::CellValue {
         let h = lowbias32(s, s.u_xor(near.h1, s.u_splat(SALT_VALUE)));
         let v = lattice_value(s, h);
@@ -324,18 +420,19 @@ struct Nearest<S: Simd, const D: usize> {
 
 /// The branch-and-bound search of the module docs, over the whole lattice.
 #[inline(always)]
-fn search<S: Simd, const D: usize, const PERIODIC: bool>(
+fn search<S: Simd, const D: usize, const PERIODIC: bool, C: Cells<S, D>>(
     s: S,
     field: &LaneParams<S>,
     at: &Located<S, D>,
-) -> Nearest<S, D> {
+    cells: C,
+) -> (Nearest<S, D>, C) {
     let zero = s.zero();
     let inf = s.c(f64::INFINITY);
     let mut sw = Sweep {
         field,
         at,
         b: [zero; D],
-        primed: [s.u_splat(0); D],
+        cells,
         near: Nearest {
             f1: inf,
             f2: inf,
@@ -349,21 +446,21 @@ fn search<S: Simd, const D: usize, const PERIODIC: bool>(
     // registers (a loop over a runtime level kept them on the stack, and
     // its bookkeeping was most of the search's time).
     match D {
-        1 => axis0::<S, D, PERIODIC>(s, &mut sw, zero),
-        2 => axis1::<S, D, PERIODIC>(s, &mut sw, zero),
-        3 => axis2::<S, D, PERIODIC>(s, &mut sw, zero),
-        _ => axis3::<S, D, PERIODIC>(s, &mut sw, zero),
+        1 => axis0::<S, D, PERIODIC, C>(s, &mut sw, zero),
+        2 => axis1::<S, D, PERIODIC, C>(s, &mut sw, zero),
+        3 => axis2::<S, D, PERIODIC, C>(s, &mut sw, zero),
+        _ => axis3::<S, D, PERIODIC, C>(s, &mut sw, zero),
     }
-    sw.near
+    (sw.near, sw.cells)
 }
 
 /// The search's state: what it reads, the cell fixed so far on the axes
-/// above (`b` and the primed coordinate per axis), and the nearest points.
-struct Sweep<'a, S: Simd, const D: usize> {
+/// above (`b` per axis, and in `cells`), and the nearest points.
+struct Sweep<'a, S: Simd, const D: usize, C> {
     field: &'a LaneParams<S>,
     at: &'a Located<S, D>,
     b: [S::F; D],
-    primed: [S::U; D],
+    cells: C,
     near: Nearest<S, D>,
 }
 
@@ -375,9 +472,9 @@ struct Sweep<'a, S: Simd, const D: usize> {
 macro_rules! axis {
     ($name:ident, $a:literal, |$s:ident, $sw:ident, $lb:ident| $below:expr) => {
         #[inline(always)]
-        fn $name<S: Simd, const D: usize, const PERIODIC: bool>(
+        fn $name<S: Simd, const D: usize, const PERIODIC: bool, C: Cells<S, D>>(
             $s: S,
-            $sw: &mut Sweep<'_, S, D>,
+            $sw: &mut Sweep<'_, S, D, C>,
             outer: S::F,
         ) {
             let cl = &$sw.field.cell;
@@ -393,7 +490,12 @@ macro_rules! axis {
                 let l = $s.max($s.sub($s.abs(bk), cl.reach), $s.zero());
                 let $lb = combine($s, cl.distance, outer, term($s, cl.distance, l));
                 let beat = if cl.second { $sw.near.f2 } else { $sw.near.f1 };
-                if !$s.any($s.lt($lb, beat)) {
+                // From tables, the innermost axis's three nearest cells
+                // are visited without asking: a visit there costs less
+                // than a mispredicted branch, and a cell the bound would
+                // skip changes nothing (module docs, (3)).
+                let must = !C::HASH && $a == 0 && (-1..=1).contains(&k);
+                if !must && !$s.any($s.lt($lb, beat)) {
                     if k == 0 {
                         return;
                     }
@@ -404,7 +506,7 @@ macro_rules! axis {
                     continue;
                 }
                 $sw.b[$a] = bk;
-                $sw.primed[$a] = primed_cell::<S, D, PERIODIC>($s, $sw.field, $sw.at, $a, k);
+                $sw.cells.fix::<PERIODIC>($s, $sw.field, $sw.at, $a, k);
                 $below;
             }
         }
@@ -414,12 +516,12 @@ axis!(axis0, 0, |s, sw, lb| visit(
     s,
     sw.field,
     &sw.b,
-    &sw.primed,
+    &mut sw.cells,
     &mut sw.near
 ));
-axis!(axis1, 1, |s, sw, lb| axis0::<S, D, PERIODIC>(s, sw, lb));
-axis!(axis2, 2, |s, sw, lb| axis1::<S, D, PERIODIC>(s, sw, lb));
-axis!(axis3, 3, |s, sw, lb| axis2::<S, D, PERIODIC>(s, sw, lb));
+axis!(axis1, 1, |s, sw, lb| axis0::<S, D, PERIODIC, C>(s, sw, lb));
+axis!(axis2, 2, |s, sw, lb| axis1::<S, D, PERIODIC, C>(s, sw, lb));
+axis!(axis3, 3, |s, sw, lb| axis2::<S, D, PERIODIC, C>(s, sw, lb));
 
 /// The cell `k` away from the point's on axis `a`, times that axis's prime:
 /// its share of the cell's hash.
@@ -451,43 +553,21 @@ fn primed_cell<S: Simd, const D: usize, const PERIODIC: bool>(
 /// distance, kept if among the two nearest (the nearest only, unless
 /// the return reads the second).
 #[inline(always)]
-fn visit<S: Simd, const D: usize>(
+fn visit<S: Simd, const D: usize, C: Cells<S, D>>(
     s: S,
     field: &LaneParams<S>,
     b: &[S::F; D],
-    primed: &[S::U; D],
+    cells: &mut C,
     near: &mut Nearest<S, D>,
 ) {
     let cl = &field.cell;
     let dist = cl.distance;
-    let zero = s.zero();
-    let mut h = field.key;
-    for a in 0..D {
-        h = s.u_xor(h, primed[a]);
-    }
-    let h = lowbias32(s, h);
-    let h2 = if D > 2 {
-        lowbias32(s, s.u_xor(h, s.u_splat(SALT_UV)))
-    } else {
-        h
-    };
-    let mut d = [zero; D];
-    let mut key = zero;
+    let (h, jc) = cells.point(s, field);
+    let mut d = [s.zero(); D];
+    let mut key = s.zero();
     // Outermost axis first, the order the bound sums in (module docs, (2)).
     for a in (0..D).rev() {
-        let bits = match a {
-            0 => s.u_shr::<16>(h),
-            1 => s.u_and(h, s.u_splat(0xFFFF)),
-            2 => s.u_shr::<16>(h2),
-            _ => s.u_and(h2, s.u_splat(0xFFFF)),
-        };
-        // u − ½ = (bits − 2¹⁵)·2⁻¹⁶, exactly (a 16-bit integer times a
-        // power of two), in one operation fewer than u·2⁻¹⁶ − ½.
-        let centred = s.mul(
-            s.i_to_f(s.u_sub(bits, s.u_splat(1 << 15))),
-            s.c(1.0 / 65536.0),
-        );
-        d[a] = s.add(b[a], s.mul(cl.jitter, centred));
+        d[a] = s.add(b[a], jc[a]);
         key = combine(s, dist, key, term(s, dist, s.abs(d[a])));
     }
     let lt1 = s.lt(key, near.f1);
@@ -502,7 +582,304 @@ fn visit<S: Simd, const D: usize>(
         near.d1[a] = s.select(lt1, d[a], near.d1[a]);
     }
     near.f1 = s.select(lt1, key, near.f1);
-    near.h1 = s.u_blend(s.m_to_u(lt1), h, near.h1);
+    if C::HASH {
+        near.h1 = s.u_blend(s.m_to_u(lt1), h, near.h1);
+    }
+}
+
+/// The point of the cell whose coordinates, each times its axis's prime,
+/// xor to `primed` (with the key): its hash and `j(u − ½)` per axis. The
+/// one definition the search's two sources share, so a grid's tables hold
+/// the hash path's bits.
+#[inline(always)]
+fn jittered<S: Simd, const D: usize>(
+    s: S,
+    field: &LaneParams<S>,
+    primed: S::U,
+) -> (S::U, [S::F; D]) {
+    let h = lowbias32(s, s.u_xor(field.key, primed));
+    let h2 = if D > 2 {
+        lowbias32(s, s.u_xor(h, s.u_splat(SALT_UV)))
+    } else {
+        h
+    };
+    let mut jc = [s.zero(); D];
+    for a in 0..D {
+        let bits = match a {
+            0 => s.u_shr::<16>(h),
+            1 => s.u_and(h, s.u_splat(0xFFFF)),
+            2 => s.u_shr::<16>(h2),
+            _ => s.u_and(h2, s.u_splat(0xFFFF)),
+        };
+        // u − ½ = (bits − 2¹⁵)·2⁻¹⁶, exactly (a 16-bit integer times a
+        // power of two), in one operation fewer than u·2⁻¹⁶ − ½.
+        let centred = s.mul(
+            s.i_to_f(s.u_sub(bits, s.u_splat(1 << 15))),
+            s.c(1.0 / 65536.0),
+        );
+        jc[a] = s.mul(field.cell.jitter, centred);
+    }
+    (h, jc)
+}
+
+/// Where the search's cells get their points from.
+trait Cells<S: Simd, const D: usize> {
+    /// Whether [`point`](Self::point)'s hash is the cell's (else 0: the
+    /// return then must not read the nearest cell's hash).
+    const HASH: bool;
+    /// Fixes axis `a` at `k` cells from each lane's own.
+    fn fix<const PERIODIC: bool>(
+        &mut self,
+        s: S,
+        field: &LaneParams<S>,
+        at: &Located<S, D>,
+        a: usize,
+        k: i32,
+    );
+    /// The point of the cell fixed on every axis: see [`jittered`].
+    fn point(&mut self, s: S, field: &LaneParams<S>) -> (S::U, [S::F; D]);
+}
+
+/// Each lane hashes its own cells.
+struct Hashed<S: Simd, const D: usize> {
+    /// Per axis, the fixed cell times the axis's prime.
+    primed: [S::U; D],
+}
+
+impl<S: Simd, const D: usize> Hashed<S, D> {
+    #[inline(always)]
+    fn new(s: S) -> Self {
+        Hashed {
+            primed: [s.u_splat(0); D],
+        }
+    }
+}
+
+impl<S: Simd, const D: usize> Cells<S, D> for Hashed<S, D> {
+    const HASH: bool = true;
+    #[inline(always)]
+    fn fix<const PERIODIC: bool>(
+        &mut self,
+        s: S,
+        field: &LaneParams<S>,
+        at: &Located<S, D>,
+        a: usize,
+        k: i32,
+    ) {
+        self.primed[a] = primed_cell::<S, D, PERIODIC>(s, field, at, a, k);
+    }
+    #[inline(always)]
+    fn point(&mut self, s: S, field: &LaneParams<S>) -> (S::U, [S::F; D]) {
+        let mut primed = self.primed[0];
+        for a in 1..D {
+            primed = s.u_xor(primed, self.primed[a]);
+        }
+        jittered(s, field, primed)
+    }
+}
+
+/// The largest offset a search takes on an axis (see the module docs).
+const fn cap(d: usize) -> i32 {
+    d as i32 + 2
+}
+
+/// How many cells the tables span along x: past that, they start again
+/// from the vector at hand, which bounds their memory (at most 121 tables
+/// of 3 axes in 3D, 12 MiB in f64) and not the grid.
+const TABLE_CELLS: u32 = 4096;
+
+/// What the cellular kernel keeps between the vectors of a grid (see
+/// [`Kernel::eval_cached`](super::select::Kernel::eval_cached)): the
+/// points of the cells along x, one table per offset of the outer axes
+/// (y in 2D, y and z in 3D) from the cells the grid's rows lie in, made
+/// as the search first asks for them and kept while the rows stay in those
+/// cells. A grid's rows hold their coordinates on the outer axes in every
+/// lane, so a vector's lanes share their outer cells and differ along x
+/// by fewer cells than a vector has lanes (else that vector hashes); each
+/// lane's point is then a table read and a register permute instead of
+/// two to three multiplies of hashing and the jitter.
+pub(crate) struct CellCache<S: Simd, const D: usize> {
+    /// Whether the lanes are a grid's rows (of 2 or 3 dimensions).
+    grid: bool,
+    /// The coordinates on axes 1.. (entry 0 unused) of the row the
+    /// vectors lie on, once told.
+    row: Option<[S::E; D]>,
+    /// The outer axes' cells (entry 0 unused) the tables are for, if any.
+    outer: Option<[u32; D]>,
+    /// The cell of every table's entry 0 along x.
+    base: u32,
+    /// Per outer offset (axis 1 fastest, each in `−cap..=cap`), per axis,
+    /// `j(u − ½)` of cells `base, base + 1, …`.
+    tables: Vec<[Vec<S::E>; D]>,
+}
+
+impl<S: Simd, const D: usize> CellCache<S, D> {
+    #[inline(always)]
+    pub(crate) fn new(grid: bool) -> Self {
+        // 2D and 3D only: 4D would keep 13³ tables.
+        let grid = grid && (D == 2 || D == 3);
+        let side = (2 * cap(D) + 1) as usize;
+        let count = if grid { side.pow(D as u32 - 1) } else { 0 };
+        CellCache {
+            grid,
+            row: None,
+            outer: None,
+            base: 0,
+            tables: (0..count)
+                .map(|_| core::array::from_fn(|_| Vec::new()))
+                .collect(),
+        }
+    }
+
+    /// Says that the vectors until the next call lie on the grid row at
+    /// `rest` (see [`Lanes::start_row`](crate::batch::Lanes::start_row)).
+    #[inline(always)]
+    pub(crate) fn start_row(&mut self, rest: [S::E; D]) {
+        self.row = Some(rest);
+    }
+}
+
+/// The search's cells read from a [`CellCache`].
+#[derive(Clone, Copy)]
+struct Tabled<'c, S: Simd, const D: usize> {
+    cache: &'c CellCache<S, D>,
+    /// Lane 0's cell along x, less the tables' base.
+    col: u32,
+    /// Each lane's cell along x less lane 0's, `0..LANES`.
+    idx: S::U,
+    /// The fixed offset per axis.
+    k: [i32; D],
+    /// The first table the search found too short, and the length it
+    /// needs: the search's result is then void.
+    missing: Option<(usize, usize)>,
+}
+
+impl<S: Simd, const D: usize> Tabled<'_, S, D> {
+    /// Readies `cache` for the vector at `at` and gives lane 0's column
+    /// and each lane's offset from it (see the fields), or `None` where
+    /// the vector's lanes lie too far apart along x.
+    #[inline(always)]
+    fn prepare(s: S, at: &Located<S, D>, cache: &mut CellCache<S, D>) -> Option<(u32, S::U)> {
+        let x = at.cell_u[0];
+        let idx = s.u_sub(x, s.u_broadcast_first(x));
+        let lanes = S::LANES as u32;
+        // A vector spanning more than a quarter as many cells as it has
+        // lanes (fewer than about 4 points a cell along x) would read each
+        // entry too few times to pay for making it: it hashes. The lookup
+        // itself takes any index below `lanes`. Signed: a lane left of
+        // lane 0 has a negative index.
+        let spread = (lanes / 4).max(1);
+        let far = s.u_gt_signed(s.u_splat(0), idx);
+        let far = s.u_or(far, s.u_gt_signed(idx, s.u_splat(spread - 1)));
+        if s.any(s.u_to_m(far)) {
+            return None;
+        }
+        let mut outer = [0; D];
+        for a in 1..D {
+            outer[a] = s.u_first(at.cell_u[a]);
+        }
+        let x0 = s.u_first(x);
+        let c = cap(D) as u32;
+        let fits = |base: u32| {
+            let col = x0.wrapping_sub(base);
+            col >= c && col <= TABLE_CELLS - c - lanes
+        };
+        if cache.outer != Some(outer) || !fits(cache.base) {
+            cache.outer = Some(outer);
+            cache.base = x0.wrapping_sub(c);
+            for t in &mut cache.tables {
+                for v in t.iter_mut() {
+                    v.clear();
+                }
+            }
+        }
+        Some((x0.wrapping_sub(cache.base), idx))
+    }
+
+    /// The table of outer offsets `k[1..]`.
+    #[inline(always)]
+    fn which(&self) -> usize {
+        let side = 2 * cap(D) + 1;
+        let mut which = 0;
+        for a in (1..D).rev() {
+            which = which * side + self.k[a] + cap(D);
+        }
+        which as usize
+    }
+
+    /// The outer cells of table `which`, each times its axis's prime,
+    /// xored.
+    fn outer_primed(&self, which: usize) -> u32 {
+        let side = (2 * cap(D) + 1) as usize;
+        let outer = self.cache.outer.unwrap_or([0; D]);
+        let mut rest = which;
+        let mut primed = 0u32;
+        for a in 1..D {
+            let k = (rest % side) as i32 - cap(D);
+            rest /= side;
+            let c = outer[a].wrapping_add(k as u32);
+            primed ^= c.wrapping_mul(PRIMES[a]);
+        }
+        primed
+    }
+}
+
+impl<S: Simd, const D: usize> Cells<S, D> for Tabled<'_, S, D> {
+    const HASH: bool = false;
+    #[inline(always)]
+    fn fix<const PERIODIC: bool>(
+        &mut self,
+        _: S,
+        _: &LaneParams<S>,
+        _: &Located<S, D>,
+        a: usize,
+        k: i32,
+    ) {
+        self.k[a] = k;
+    }
+    #[inline(always)]
+    fn point(&mut self, s: S, _: &LaneParams<S>) -> (S::U, [S::F; D]) {
+        let which = self.which();
+        // `col ≥ cap` (see `Tabled::new`), so this is not negative.
+        let at = (self.col as i32 + self.k[0]) as usize;
+        let table = &self.cache.tables[which];
+        let mut jc = [s.zero(); D];
+        if table[0].len() < at + S::LANES {
+            // Extend by a few vectors at once: the caller searches again.
+            self.missing.get_or_insert((which, at + 4 * S::LANES));
+            return (s.u_splat(0), jc);
+        }
+        for a in 0..D {
+            jc[a] = s.lookup(s.load(&table[a][at..]), self.idx);
+        }
+        (s.u_splat(0), jc)
+    }
+}
+
+/// Fills `table` (see [`CellCache`]) to at least `need` cells, `LANES` at
+/// a time, for the outer cells whose primed coordinates xor to `primed`.
+/// Inlined (a call would leave the instruction set's context), but
+/// reached once per table stretch.
+#[inline(always)]
+fn extend<S: Simd, const D: usize>(
+    s: S,
+    field: &LaneParams<S>,
+    table: &mut [Vec<S::E>; D],
+    base: u32,
+    primed: u32,
+    need: usize,
+) {
+    let lanes = S::LANES;
+    while table[0].len() < need {
+        let i = table[0].len();
+        let x = s.u_add(s.u_splat(base.wrapping_add(i as u32)), s.u_iota());
+        let p = s.u_xor(s.u_splat(primed), s.u_mul(x, s.u_splat(PRIMES[0])));
+        let (_, jc) = jittered::<S, D>(s, field, p);
+        for a in 0..D {
+            table[a].resize(i + lanes, <S::E as Element>::ZERO);
+            s.store(jc[a], &mut table[a][i..]);
+        }
+    }
 }
 
 /// A return other than the cell value, unscaled, and its gradient, from the

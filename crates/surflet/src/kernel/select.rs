@@ -2,6 +2,7 @@
 //! a batch loop is monomorphised for exactly one kernel.
 
 use super::band::{OctaveMap, OctaveSink, RowCache, grid_row, grid_rows, octave_rows};
+use super::cellular::CellCache;
 use super::hypercube::hypercube;
 use super::opensimplex::opensimplex;
 use super::simplex::{simplex1, simplex2, simplex2_hex, simplex3, simplex4};
@@ -15,6 +16,9 @@ pub(crate) trait Kernel<const D: usize>: Copy {
     /// [`octave_rows`](Self::octave_rows) have a path: where not, the batch
     /// loop does not ask for one.
     const ROWS: bool = false;
+    /// Whether [`row`](Self::row) has a path (every kernel with
+    /// [`ROWS`](Self::ROWS), and some without the others).
+    const ROW: bool = Self::ROWS;
     /// What a batch keeps between vectors (see [`eval_cached`](Self::eval_cached)).
     type Cache<S: Simd>;
     /// A cache for a batch; `grid` says whether its lanes are rows of a
@@ -230,9 +234,29 @@ impl<const D: usize, const SUPER: bool> Kernel<D> for OpenSimplexK<SUPER> {
 pub(crate) struct CellularK<const P: bool>;
 
 impl<const D: usize, const P: bool> Kernel<D> for CellularK<P> {
-    type Cache<S: Simd> = ();
+    const ROW: bool = true;
+    type Cache<S: Simd> = CellCache<S, D>;
     #[inline(always)]
-    fn new_cache<S: Simd>(_: S, _: bool) {}
+    fn new_cache<S: Simd>(_: S, grid: bool) -> CellCache<S, D> {
+        // The tables are for lanes along x with the other axes fixed.
+        CellCache::new(grid && !P)
+    }
+    #[inline(always)]
+    fn start_row<S: Simd>(cache: &mut CellCache<S, D>, rest: [S::E; D]) {
+        cache.start_row(rest);
+    }
+    #[inline(always)]
+    fn row<S: Simd, const GRAD: bool>(
+        s: S,
+        field: &LaneParams<S>,
+        _: &[u32; 4],
+        xs: &[S::E],
+        dest: Dest<'_, '_, S>,
+        cache: &mut CellCache<S, D>,
+    ) -> bool {
+        // Periodic cells wrap: no tables (a constant per instance).
+        !P && super::cellular::grid_row::<S, D, GRAD>(s, field, xs, dest, cache)
+    }
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         super::cellular::cellular::<S, D, P>(s, field, p)

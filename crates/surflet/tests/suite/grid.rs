@@ -5,8 +5,9 @@
 
 // surflet's own `Field` trait is the grid entry point of every field type.
 use surflet::{
-    Bounds, Error, Field, Float, Fractal, FractalDesc, FractalKind, FractalParams, Grid, Isa,
-    Noise, NoiseKind, Sample, Stack, Warp, WarpDesc, WarpKind, WarpParams,
+    Bounds, Cellular, CellularDistance, CellularReturn, Error, Field, Float, Fractal, FractalDesc,
+    FractalKind, FractalParams, Grid, Isa, Noise, NoiseKind, Sample, Stack, Warp, WarpDesc,
+    WarpKind, WarpParams,
 };
 
 fn same<F: Float>(a: F, b: F) -> bool {
@@ -349,6 +350,48 @@ fn long_rows_equal_points() {
     rows::<f32, 3>();
     rows::<f64, 3>();
     rows::<f32, 4>();
+}
+
+/// Cellular grids read the cells' points from tables shared along and
+/// across rows (2D and 3D): every distance, return and jitter, rows
+/// longer than a table's first stretch, rows whose vectors span more
+/// cells than lanes (hashed per lane instead), rows crossing cell
+/// boundaries on the outer axes, large and negative origins, and the
+/// searches that widen past the first ring (jitter 1, F2).
+#[test]
+fn cellular_rows_equal_points() {
+    fn rows<F: Float, const D: usize>() {
+        let size: [usize; D] = core::array::from_fn(|a| [203, 7, 3][a]);
+        let grids = [
+            ([-20.3, 0.4, -1.1], [0.0517, 0.31, 0.7]),
+            ([9.7, -3.2, 0.0], [0.0113, 0.125, 0.25]),
+            ([4294967000.0, -2147483000.0, 3e5], [0.2, 1.0, 0.5]),
+            ([0.5, 0.5, 0.5], [1.3, 0.9, 1.1]),
+        ]
+        .map(|(o, st)| {
+            Grid::<F, D>::uniform(
+                core::array::from_fn(|a| F::from_f64(o[a])),
+                core::array::from_fn(|a| F::from_f64(st[a])),
+                size,
+            )
+            .unwrap()
+        });
+        for (i, distance) in CellularDistance::ALL.into_iter().enumerate() {
+            for (k, ret) in CellularReturn::ALL.into_iter().enumerate() {
+                let jitter = [1.0, 0.45, 0.0][(i + k) % 3];
+                let n = Noise::<D>::new(NoiseKind::Cellular, 3 + k as u64)
+                    .with_cellular(Cellular::new(distance, ret, jitter).unwrap())
+                    .unwrap();
+                for g in &grids[(i + k) % 2..] {
+                    check(&format!("cellular rows {distance} {ret} {jitter}"), &n, g);
+                }
+            }
+        }
+    }
+    rows::<f32, 2>();
+    rows::<f64, 2>();
+    rows::<f32, 3>();
+    rows::<f64, 3>();
 }
 
 /// Fractals of value and Perlin noise go octave by octave along grid rows
