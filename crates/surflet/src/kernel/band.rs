@@ -5,6 +5,7 @@
 //! noise, [`octave_rows`] for a fractal's octaves). Every value is the bits
 //! of [`hypercube`](super::hypercube::hypercube) at the same point.
 
+use super::cellular::CellCache;
 use super::hypercube::{Column, SCALE, axes, axis, column, finish, from_y_first, hypercube};
 use super::{LaneParams, poison};
 use crate::batch::{Dest, Rows, load_row, store_row, widen};
@@ -72,6 +73,8 @@ pub(crate) struct RowCache<S: Simd, const D: usize> {
     /// The announced row's y fraction, fraction − 1, fade and fade
     /// derivative.
     y: (S::F, S::F, S::F, S::F),
+    /// Cellular noise's tables, where the octave is cellular.
+    pub(crate) cell: CellCache<S, D>,
 }
 
 impl<S: Simd, const D: usize> RowCache<S, D> {
@@ -89,6 +92,7 @@ impl<S: Simd, const D: usize> RowCache<S, D> {
             cols: Vec::new(),
             finite: false,
             y: (z, z, z, z),
+            cell: CellCache::new(true),
         }
     }
 

@@ -51,8 +51,9 @@
 //! 7⁴ window at jitter 1 for every distance and return.
 //!
 //! **Grids.** A cell's point depends on the cell alone, so a grid's rows
-//! (2D and 3D, not periodic, every return but the cell value) read them
-//! from tables ([`CellCache`]): per offset of the outer axes, the cells
+//! (2D and 3D, not periodic, every return but the cell value; the noise's
+//! own grids and each octave of a fractal's, which keeps its own) read
+//! them from tables ([`CellCache`]): per offset of the outer axes, the cells
 //! along x, each entry made by the very operations a lane's visit would
 //! run, and kept while the rows stay in the same outer cells. A visit is
 //! then two loads and two register permutes instead of two or three
@@ -292,14 +293,14 @@ pub(crate) fn grid_row<S: Simd, const D: usize, const GRAD: bool>(
 /// [`cellular`] (not periodic) for a vector of a grid row, reading the
 /// cells' points from `cache`'s tables where the vector allows.
 #[inline(always)]
-fn tabled<S: Simd, const D: usize>(
+pub(crate) fn tabled<S: Simd, const D: usize>(
     s: S,
     field: &LaneParams<S>,
     p: [S::F; D],
     cache: &mut CellCache<S, D>,
 ) -> (S::F, [S::F; D]) {
     let at = locate::<S, D, false>(s, field, &p);
-    if let Some((col, idx)) = Tabled::prepare(s, &at, cache) {
+    if let Some((col, idx)) = Tabled::prepare(s, field, &at, cache) {
         loop {
             let t = Tabled {
                 cache: &*cache,
@@ -714,20 +715,18 @@ pub(crate) struct CellCache<S: Simd, const D: usize> {
 }
 
 impl<S: Simd, const D: usize> CellCache<S, D> {
+    /// A cache for lanes that are a grid's rows (`grid`), or for lanes
+    /// that are not (it then keeps nothing). Allocates nothing until a
+    /// vector uses it.
     #[inline(always)]
     pub(crate) fn new(grid: bool) -> Self {
-        // 2D and 3D only: 4D would keep 13³ tables.
-        let grid = grid && (D == 2 || D == 3);
-        let side = (2 * cap(D) + 1) as usize;
-        let count = if grid { side.pow(D as u32 - 1) } else { 0 };
         CellCache {
-            grid,
+            // 2D and 3D only: 4D would keep 13³ tables.
+            grid: grid && (D == 2 || D == 3),
             row: None,
             outer: None,
             base: 0,
-            tables: (0..count)
-                .map(|_| core::array::from_fn(|_| Vec::new()))
-                .collect(),
+            tables: Vec::new(),
         }
     }
 
@@ -757,9 +756,28 @@ struct Tabled<'c, S: Simd, const D: usize> {
 impl<S: Simd, const D: usize> Tabled<'_, S, D> {
     /// Readies `cache` for the vector at `at` and gives lane 0's column
     /// and each lane's offset from it (see the fields), or `None` where
-    /// the vector's lanes lie too far apart along x.
+    /// the vector cannot use the tables: not a grid's, a return that reads
+    /// the nearest cell's hash, lanes in different outer cells or too far
+    /// apart along x.
     #[inline(always)]
-    fn prepare(s: S, at: &Located<S, D>, cache: &mut CellCache<S, D>) -> Option<(u32, S::U)> {
+    fn prepare(
+        s: S,
+        field: &LaneParams<S>,
+        at: &Located<S, D>,
+        cache: &mut CellCache<S, D>,
+    ) -> Option<(u32, S::U)> {
+        if !cache.grid || field.cell.ret == CellularReturn::CellValue {
+            return None;
+        }
+        // The tables are per outer cell: every lane must be in the same
+        // one (so they are, on a grid's row; checked, not assumed).
+        for a in 1..D {
+            let c = at.cell_u[a];
+            let same = s.u_to_m(s.u_eq(c, s.u_broadcast_first(c)));
+            if s.any(s.m_andnot(s.splat_true(), same)) {
+                return None;
+            }
+        }
         let x = at.cell_u[0];
         let idx = s.u_sub(x, s.u_broadcast_first(x));
         let lanes = S::LANES as u32;
@@ -784,6 +802,13 @@ impl<S: Simd, const D: usize> Tabled<'_, S, D> {
             let col = x0.wrapping_sub(base);
             col >= c && col <= TABLE_CELLS - c - lanes
         };
+        if cache.tables.is_empty() {
+            let side = (2 * cap(D) + 1) as usize;
+            let count = side.pow(D as u32 - 1);
+            cache.tables = (0..count)
+                .map(|_| core::array::from_fn(|_| Vec::new()))
+                .collect();
+        }
         if cache.outer != Some(outer) || !fits(cache.base) {
             cache.outer = Some(outer);
             cache.base = x0.wrapping_sub(c);

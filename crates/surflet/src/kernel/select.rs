@@ -261,4 +261,18 @@ impl<const D: usize, const P: bool> Kernel<D> for CellularK<P> {
     fn eval<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
         super::cellular::cellular::<S, D, P>(s, field, p)
     }
+    #[inline(always)]
+    fn eval_row<S: Simd>(
+        s: S,
+        field: &LaneParams<S>,
+        _: &[u32; 4],
+        p: [S::F; D],
+        row: Option<&mut RowCache<S, D>>,
+    ) -> (S::F, [S::F; D]) {
+        match row {
+            // A fractal's octave on a grid row: its own tables.
+            Some(row) if !P => super::cellular::tabled(s, field, p, &mut row.cell),
+            _ => Self::eval(s, field, p),
+        }
+    }
 }

@@ -353,7 +353,8 @@ fn long_rows_equal_points() {
 }
 
 /// Cellular grids read the cells' points from tables shared along and
-/// across rows (2D and 3D): every distance, return and jitter, rows
+/// across rows (2D and 3D), and so do a fractal's octaves: every
+/// distance, return and jitter, rows
 /// longer than a table's first stretch, rows whose vectors span more
 /// cells than lanes (hashed per lane instead), rows crossing cell
 /// boundaries on the outer axes, large and negative origins, and the
@@ -385,6 +386,19 @@ fn cellular_rows_equal_points() {
                 for g in &grids[(i + k) % 2..] {
                     check(&format!("cellular rows {distance} {ret} {jitter}"), &n, g);
                 }
+                // A fractal's octaves keep tables of their own, and the
+                // higher octaves' vectors span too many cells for them.
+                let params = FractalParams {
+                    octaves: 3,
+                    frequency: 0.8,
+                    ..FractalParams::new(FractalKind::ALL[(i + k) % FractalKind::ALL.len()])
+                };
+                let fr = Fractal::new(n, params).unwrap();
+                check(
+                    &format!("cellular rows fractal {distance} {ret}"),
+                    &fr,
+                    &grids[1],
+                );
             }
         }
     }
