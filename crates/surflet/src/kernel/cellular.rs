@@ -51,7 +51,7 @@
 //! 7⁴ window at jitter 1 for every distance and return.
 //!
 //! **Grids.** A cell's point depends on the cell alone, so a grid's rows
-//! (2D and 3D, not periodic, every return but the cell value; the noise's
+//! (2D and 3D, periodic or not, every return but the cell value; the noise's
 //! own grids and each octave of a fractal's, which keeps its own) read
 //! them from tables ([`CellCache`]): per offset of the outer axes, the cells
 //! along x, each entry made by the very operations a lane's visit would
@@ -256,7 +256,7 @@ pub(crate) fn cellular<S: Simd, const D: usize, const PERIODIC: bool>(
 /// same bits: a table entry is the hash path's value for its cell), into
 /// `dest`. `false`, having done nothing, where the row cannot use tables.
 #[inline(always)]
-pub(crate) fn grid_row<S: Simd, const D: usize, const GRAD: bool>(
+pub(crate) fn grid_row<S: Simd, const D: usize, const PERIODIC: bool, const GRAD: bool>(
     s: S,
     field: &LaneParams<S>,
     xs: &[S::E],
@@ -282,7 +282,7 @@ pub(crate) fn grid_row<S: Simd, const D: usize, const GRAD: bool>(
     let (mut vlo, mut vhi) = (*lo, *hi);
     for i in (0..xs.len()).step_by(S::LANES) {
         p[0] = load_row(s, xs, i);
-        let r = tabled::<S, D>(s, field, p, cache);
+        let r = tabled::<S, D, PERIODIC>(s, field, p, cache);
         let len = (xs.len() - i).min(S::LANES);
         store_row::<S, D, GRAD>(s, r, outs, at + i, len, (&mut vlo, &mut vhi));
     }
@@ -290,17 +290,17 @@ pub(crate) fn grid_row<S: Simd, const D: usize, const GRAD: bool>(
     true
 }
 
-/// [`cellular`] (not periodic) for a vector of a grid row, reading the
-/// cells' points from `cache`'s tables where the vector allows.
+/// [`cellular`] for a vector of a grid row, reading the cells' points from
+/// `cache`'s tables where the vector allows.
 #[inline(always)]
-pub(crate) fn tabled<S: Simd, const D: usize>(
+pub(crate) fn tabled<S: Simd, const D: usize, const PERIODIC: bool>(
     s: S,
     field: &LaneParams<S>,
     p: [S::F; D],
     cache: &mut CellCache<S, D>,
 ) -> (S::F, [S::F; D]) {
-    let at = locate::<S, D, false>(s, field, &p);
-    if let Some((col, idx)) = Tabled::prepare(s, field, &at, cache) {
+    let at = locate::<S, D, PERIODIC>(s, field, &p);
+    if let Some((col, idx)) = Tabled::prepare::<PERIODIC>(s, field, &at, cache) {
         loop {
             let t = Tabled {
                 cache: &*cache,
@@ -309,19 +309,19 @@ pub(crate) fn tabled<S: Simd, const D: usize>(
                 k: [0; D],
                 missing: None,
             };
-            let (near, cells) = search::<S, D, false, _>(s, field, &at, t);
+            let (near, cells) = search::<S, D, PERIODIC, _>(s, field, &at, t);
             let Some((which, need)) = cells.missing else {
                 return finish(s, field, &p, near);
             };
             // A table the search reached is short: make it (outside the
             // search, whose loop must not hold a call that spills its
             // registers) and search again. Once per table and stretch.
-            let outer = cells.outer_primed(which);
+            let outer = outer_primed::<S, D, PERIODIC>(s, field, &at, which);
             let base = cache.base;
-            extend(s, field, &mut cache.tables[which], base, outer, need);
+            extend::<S, D, PERIODIC>(s, field, &mut cache.tables[which], base, outer, need);
         }
     }
-    let (near, _) = search::<S, D, false, _>(s, field, &at, Hashed::new(s));
+    let (near, _) = search::<S, D, PERIODIC, _>(s, field, &at, Hashed::new(s));
     finish(s, field, &p, near)
 }
 
@@ -760,7 +760,7 @@ impl<S: Simd, const D: usize> Tabled<'_, S, D> {
     /// the nearest cell's hash, lanes in different outer cells or too far
     /// apart along x.
     #[inline(always)]
-    fn prepare(
+    fn prepare<const PERIODIC: bool>(
         s: S,
         field: &LaneParams<S>,
         at: &Located<S, D>,
@@ -771,14 +771,23 @@ impl<S: Simd, const D: usize> Tabled<'_, S, D> {
         }
         // The tables are per outer cell: every lane must be in the same
         // one (so they are, on a grid's row; checked, not assumed).
+        // The cells as integers: periodic ones are kept as floats in
+        // `0..P`, exact.
+        let cell = |a: usize| {
+            if PERIODIC {
+                s.f_to_i(at.cell_f[a])
+            } else {
+                at.cell_u[a]
+            }
+        };
         for a in 1..D {
-            let c = at.cell_u[a];
+            let c = cell(a);
             let same = s.u_to_m(s.u_eq(c, s.u_broadcast_first(c)));
             if s.any(s.m_andnot(s.splat_true(), same)) {
                 return None;
             }
         }
-        let x = at.cell_u[0];
+        let x = cell(0);
         let idx = s.u_sub(x, s.u_broadcast_first(x));
         let lanes = S::LANES as u32;
         // A vector spanning more than a quarter as many cells as it has
@@ -794,7 +803,7 @@ impl<S: Simd, const D: usize> Tabled<'_, S, D> {
         }
         let mut outer = [0; D];
         for a in 1..D {
-            outer[a] = s.u_first(at.cell_u[a]);
+            outer[a] = s.u_first(cell(a));
         }
         let x0 = s.u_first(x);
         let c = cap(D) as u32;
@@ -831,22 +840,27 @@ impl<S: Simd, const D: usize> Tabled<'_, S, D> {
         }
         which as usize
     }
+}
 
-    /// The outer cells of table `which`, each times its axis's prime,
-    /// xored.
-    fn outer_primed(&self, which: usize) -> u32 {
-        let side = (2 * cap(D) + 1) as usize;
-        let outer = self.cache.outer.unwrap_or([0; D]);
-        let mut rest = which;
-        let mut primed = 0u32;
-        for a in 1..D {
-            let k = (rest % side) as i32 - cap(D);
-            rest /= side;
-            let c = outer[a].wrapping_add(k as u32);
-            primed ^= c.wrapping_mul(PRIMES[a]);
-        }
-        primed
+/// The outer cells of table `which` from the lanes' own (at `at`, the same
+/// in every lane), each times its axis's prime, xored: what the hash path
+/// xors in for them.
+#[inline(always)]
+fn outer_primed<S: Simd, const D: usize, const PERIODIC: bool>(
+    s: S,
+    field: &LaneParams<S>,
+    at: &Located<S, D>,
+    which: usize,
+) -> u32 {
+    let side = (2 * cap(D) + 1) as usize;
+    let mut rest = which;
+    let mut primed = 0u32;
+    for a in 1..D {
+        let k = (rest % side) as i32 - cap(D);
+        rest /= side;
+        primed ^= s.u_first(primed_cell::<S, D, PERIODIC>(s, field, at, a, k));
     }
+    primed
 }
 
 impl<S: Simd, const D: usize> Cells<S, D> for Tabled<'_, S, D> {
@@ -886,7 +900,7 @@ impl<S: Simd, const D: usize> Cells<S, D> for Tabled<'_, S, D> {
 /// Inlined (a call would leave the instruction set's context), but
 /// reached once per table stretch.
 #[inline(always)]
-fn extend<S: Simd, const D: usize>(
+fn extend<S: Simd, const D: usize, const PERIODIC: bool>(
     s: S,
     field: &LaneParams<S>,
     table: &mut [Vec<S::E>; D],
@@ -897,7 +911,13 @@ fn extend<S: Simd, const D: usize>(
     let lanes = S::LANES;
     while table[0].len() < need {
         let i = table[0].len();
-        let x = s.u_add(s.u_splat(base.wrapping_add(i as u32)), s.u_iota());
+        let mut x = s.u_add(s.u_splat(base.wrapping_add(i as u32)), s.u_iota());
+        if PERIODIC {
+            // As `primed_cell` wraps `c + k`: the same integer as a float
+            // (both exact, or both rounded alike), then wrapped.
+            let c = wrap(s, s.i_to_f(x), field.period.f[0], field.period.inv[0]);
+            x = s.f_to_i(c);
+        }
         let p = s.u_xor(s.u_splat(primed), s.u_mul(x, s.u_splat(PRIMES[0])));
         let (_, jc) = jittered::<S, D>(s, field, p);
         for a in 0..D {

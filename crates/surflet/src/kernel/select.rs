@@ -239,7 +239,7 @@ impl<const D: usize, const P: bool> Kernel<D> for CellularK<P> {
     #[inline(always)]
     fn new_cache<S: Simd>(_: S, grid: bool) -> CellCache<S, D> {
         // The tables are for lanes along x with the other axes fixed.
-        CellCache::new(grid && !P)
+        CellCache::new(grid)
     }
     #[inline(always)]
     fn start_row<S: Simd>(cache: &mut CellCache<S, D>, rest: [S::E; D]) {
@@ -254,8 +254,7 @@ impl<const D: usize, const P: bool> Kernel<D> for CellularK<P> {
         dest: Dest<'_, '_, S>,
         cache: &mut CellCache<S, D>,
     ) -> bool {
-        // Periodic cells wrap: no tables (a constant per instance).
-        !P && super::cellular::grid_row::<S, D, GRAD>(s, field, xs, dest, cache)
+        super::cellular::grid_row::<S, D, P, GRAD>(s, field, xs, dest, cache)
     }
     #[inline(always)]
     fn eval<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; D]) -> (S::F, [S::F; D]) {
@@ -271,7 +270,7 @@ impl<const D: usize, const P: bool> Kernel<D> for CellularK<P> {
     ) -> (S::F, [S::F; D]) {
         match row {
             // A fractal's octave on a grid row: its own tables.
-            Some(row) if !P => super::cellular::tabled(s, field, p, &mut row.cell),
+            Some(row) => super::cellular::tabled::<S, D, P>(s, field, p, &mut row.cell),
             _ => Self::eval(s, field, p),
         }
     }

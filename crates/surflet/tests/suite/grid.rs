@@ -354,7 +354,7 @@ fn long_rows_equal_points() {
 
 /// Cellular grids read the cells' points from tables shared along and
 /// across rows (2D and 3D), and so do a fractal's octaves: every
-/// distance, return and jitter, rows
+/// distance, return and jitter, with and without periods, rows
 /// longer than a table's first stretch, rows whose vectors span more
 /// cells than lanes (hashed per lane instead), rows crossing cell
 /// boundaries on the outer axes, large and negative origins, and the
@@ -398,6 +398,19 @@ fn cellular_rows_equal_points() {
                     &format!("cellular rows fractal {distance} {ret}"),
                     &fr,
                     &grids[1],
+                );
+                // Periodic cells wrap inside a row (a vector across the
+                // seam hashes) and the tables hold the wrapped cells.
+                let period = [[5, 4, 3], [40, 6, 4]][(i + k) % 2];
+                let tiled = n.with_period(core::array::from_fn(|a| period[a])).unwrap();
+                for g in &grids[..2] {
+                    check(&format!("cellular rows tiled {distance} {ret}"), &tiled, g);
+                }
+                let fr = Fractal::new(tiled, params).unwrap();
+                check(
+                    &format!("cellular rows tiled fractal {distance} {ret}"),
+                    &fr,
+                    &grids[0],
                 );
             }
         }
