@@ -481,7 +481,25 @@ macro_rules! axis {
             let cl = &$sw.field.cell;
             let cap = D as i32 + 2;
             let mut open = [true; 2];
-            for i in 0..=2 * cap {
+            // From tables, the innermost axis's three nearest cells are
+            // visited without asking, unrolled: a visit there costs less
+            // than a mispredicted branch, and a cell the bound would skip
+            // changes nothing (module docs, (3)).
+            let first = if !C::HASH && $a == 0 {
+                for k in [0, 1, -1] {
+                    // What `$below` reads; the innermost axis's visit
+                    // reads no bound.
+                    #[allow(unused_variables)]
+                    let $lb = outer;
+                    $sw.b[$a] = $s.add($s.c(k as f64), $sw.at.h_f[$a]);
+                    $sw.cells.fix::<PERIODIC>($s, $sw.field, $sw.at, $a, k);
+                    $below;
+                }
+                3
+            } else {
+                0
+            };
+            for i in first..=2 * cap {
                 let k = offset(i);
                 let side = usize::from(k < 0);
                 if !open[side] {
@@ -491,12 +509,7 @@ macro_rules! axis {
                 let l = $s.max($s.sub($s.abs(bk), cl.reach), $s.zero());
                 let $lb = combine($s, cl.distance, outer, term($s, cl.distance, l));
                 let beat = if cl.second { $sw.near.f2 } else { $sw.near.f1 };
-                // From tables, the innermost axis's three nearest cells
-                // are visited without asking: a visit there costs less
-                // than a mispredicted branch, and a cell the bound would
-                // skip changes nothing (module docs, (3)).
-                let must = !C::HASH && $a == 0 && (-1..=1).contains(&k);
-                if !must && !$s.any($s.lt($lb, beat)) {
+                if !$s.any($s.lt($lb, beat)) {
                     if k == 0 {
                         return;
                     }
