@@ -70,7 +70,8 @@
 //! computed bound is ≤ the computed distance; (3) an update needs a distance
 //! strictly below `F2` (`F1` under the `F1` bound). A lane's state after
 //! any visiting order that only adds cells the bound would skip is
-//! therefore the same, bit for bit.
+//! therefore the same, bit for bit. That is also why the innermost axis's
+//! `k₀ = 0, 1, −1` are visited without the test: cheaper than its branch.
 //!
 //! **Gradient.** `∇f1 = −∂dist(d₁)` for the nearest point's offset `d₁`:
 //! euclidean `(p − F)/|p − F|`, euclidean-squared `−2d`, manhattan
@@ -481,11 +482,11 @@ macro_rules! axis {
             let cl = &$sw.field.cell;
             let cap = D as i32 + 2;
             let mut open = [true; 2];
-            // From tables, the innermost axis's three nearest cells are
-            // visited without asking, unrolled: a visit there costs less
-            // than a mispredicted branch, and a cell the bound would skip
-            // changes nothing (module docs, (3)).
-            let first = if !C::HASH && $a == 0 {
+            // The innermost axis's three nearest cells are visited without
+            // asking, unrolled: a visit there costs less than a
+            // mispredicted branch and the loop's bookkeeping, and a cell
+            // the bound would skip changes nothing (module docs, (3)).
+            let first = if $a == 0 {
                 for k in [0, 1, -1] {
                     // What `$below` reads; the innermost axis's visit
                     // reads no bound.
