@@ -101,17 +101,7 @@ fn grids<F: Float, const D: usize>() -> Vec<Grid<F, D>> {
             [1.1, 0.9, 0.77, 0.5],
         ),
     ];
-    setups
-        .iter()
-        .map(|(o, st)| {
-            Grid::uniform(
-                core::array::from_fn(|a| F::from_f64(o[a])),
-                core::array::from_fn(|a| F::from_f64(st[a])),
-                size,
-            )
-            .unwrap()
-        })
-        .collect()
+    setups.iter().map(|&(o, st)| uniform(o, st, size)).collect()
 }
 
 fn noises<const D: usize>() -> Vec<(String, Noise<D>)> {
@@ -286,6 +276,21 @@ fn grid_equals_point_4d() {
     all::<f64, 4>();
 }
 
+/// The uniform grid at `origin` with `step` (the first `D` of each) and
+/// `size` points per axis.
+fn uniform<F: Float, const D: usize, const N: usize>(
+    origin: [f64; N],
+    step: [f64; N],
+    size: [usize; D],
+) -> Grid<F, D> {
+    Grid::uniform(
+        core::array::from_fn(|a| F::from_f64(origin[a])),
+        core::array::from_fn(|a| F::from_f64(step[a])),
+        size,
+    )
+    .unwrap()
+}
+
 /// Rows long enough that value and Perlin noise share one row's columns
 /// across several windows of x lattice positions, forwards and backwards,
 /// with periods smaller and larger than a window, and in fractals, whose
@@ -299,14 +304,7 @@ fn long_rows_equal_points() {
             ([9.7, -3.2, 0.0, 1.0], [-0.0397, 0.5, 0.25, 1.0]),
             ([4294967000.0, 0.0, 0.0, 0.0], [0.3, 1.0, 1.0, 1.0]),
         ]
-        .map(|(o, st)| {
-            Grid::<F, D>::uniform(
-                core::array::from_fn(|a| F::from_f64(o[a])),
-                core::array::from_fn(|a| F::from_f64(st[a])),
-                size,
-            )
-            .unwrap()
-        });
+        .map(|(o, st)| uniform::<F, D, 4>(o, st, size));
         for kind in [NoiseKind::Value, NoiseKind::Perlin] {
             let n = Noise::<D>::new(kind, 5);
             let fields = [
@@ -369,14 +367,7 @@ fn cellular_rows_equal_points() {
             ([4294967000.0, -2147483000.0, 3e5], [0.2, 1.0, 0.5]),
             ([0.5, 0.5, 0.5], [1.3, 0.9, 1.1]),
         ]
-        .map(|(o, st)| {
-            Grid::<F, D>::uniform(
-                core::array::from_fn(|a| F::from_f64(o[a])),
-                core::array::from_fn(|a| F::from_f64(st[a])),
-                size,
-            )
-            .unwrap()
-        });
+        .map(|(o, st)| uniform::<F, D, 3>(o, st, size));
         for (i, distance) in CellularDistance::ALL.into_iter().enumerate() {
             for (k, ret) in CellularReturn::ALL.into_iter().enumerate() {
                 let jitter = [1.0, 0.45, 0.0][(i + k) % 3];
@@ -431,14 +422,7 @@ fn cellular_rows_equal_points() {
 fn fractal_rows_equal_points() {
     fn rows<F: Float, const D: usize>() {
         let size: [usize; D] = core::array::from_fn(|a| if a == 0 { 523 } else { 2 });
-        let grid = |o: [f64; 4], st: [f64; 4]| {
-            Grid::<F, D>::uniform(
-                core::array::from_fn(|a| F::from_f64(o[a])),
-                core::array::from_fn(|a| F::from_f64(st[a])),
-                size,
-            )
-            .unwrap()
-        };
+        let grid = |o: [f64; 4], st: [f64; 4]| uniform::<F, D, 4>(o, st, size);
         let plain = grid([-7.3, 0.4, -1.1, 2.0], [0.0517, 0.25, 0.7, 0.3]);
         for kind in [NoiseKind::Value, NoiseKind::Perlin] {
             let n = Noise::<D>::new(kind, 11);
