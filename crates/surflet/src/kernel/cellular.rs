@@ -180,6 +180,16 @@ fn combine<S: Simd>(s: S, dist: CellularDistance, acc: S::F, t: S::F) -> S::F {
     }
 }
 
+/// `sign(x)`: −1, 0 or 1 (a function, not a closure: the kernels must not
+/// hold a call, which CI checks in the release wheel).
+#[inline(always)]
+fn sign<S: Simd>(s: S, x: S::F) -> S::F {
+    let zero = s.zero();
+    let one = s.c(1.0);
+    let pos = s.keep(s.gt(x, zero), one);
+    s.sub(pos, s.keep(s.lt(x, zero), one))
+}
+
 /// `−∂dist/∂d` at offset `d` (the gradient with respect to the point).
 #[inline(always)]
 fn distance_gradient<S: Simd, const D: usize>(
@@ -190,10 +200,6 @@ fn distance_gradient<S: Simd, const D: usize>(
 ) -> [S::F; D] {
     let zero = s.zero();
     let one = s.c(1.0);
-    let sign = |x: S::F| {
-        let pos = s.keep(s.gt(x, zero), one);
-        s.sub(pos, s.keep(s.lt(x, zero), one))
-    };
     let mut g = [zero; D];
     match dist {
         CellularDistance::Euclidean => {
@@ -211,12 +217,12 @@ fn distance_gradient<S: Simd, const D: usize>(
         }
         CellularDistance::Manhattan => {
             for a in 0..D {
-                g[a] = s.neg(sign(d[a]));
+                g[a] = s.neg(sign(s, d[a]));
             }
         }
         CellularDistance::Hybrid => {
             for a in 0..D {
-                g[a] = s.neg(s.add(s.mul(d[a], s.c(2.0)), sign(d[a])));
+                g[a] = s.neg(s.add(s.mul(d[a], s.c(2.0)), sign(s, d[a])));
             }
         }
         CellularDistance::Chebyshev => {
@@ -233,7 +239,7 @@ fn distance_gradient<S: Simd, const D: usize>(
                 best = s.max(x, best);
             }
             for a in 0..D {
-                g[a] = s.keep(pick[a], s.neg(sign(d[a])));
+                g[a] = s.keep(pick[a], s.neg(sign(s, d[a])));
             }
         }
     }
@@ -786,22 +792,21 @@ impl<S: Simd, const D: usize> Tabled<'_, S, D> {
         // The tables are per outer cell: every lane must be in the same
         // one (so they are, on a grid's row; checked, not assumed).
         // The cells as integers: periodic ones are kept as floats in
-        // `0..P`, exact.
-        let cell = |a: usize| {
-            if PERIODIC {
-                s.f_to_i(at.cell_f[a])
-            } else {
-                at.cell_u[a]
+        // `0..P`, exact. (A loop, not a closure: see `sign`.)
+        let mut cell = at.cell_u;
+        if PERIODIC {
+            for a in 0..D {
+                cell[a] = s.f_to_i(at.cell_f[a]);
             }
-        };
+        }
         for a in 1..D {
-            let c = cell(a);
+            let c = cell[a];
             let same = s.u_to_m(s.u_eq(c, s.u_broadcast_first(c)));
             if s.any(s.m_andnot(s.splat_true(), same)) {
                 return None;
             }
         }
-        let x = cell(0);
+        let x = cell[0];
         let idx = s.u_sub(x, s.u_broadcast_first(x));
         let lanes = S::LANES as u32;
         // A vector spanning more than a quarter as many cells as it has
@@ -817,14 +822,12 @@ impl<S: Simd, const D: usize> Tabled<'_, S, D> {
         }
         let mut outer = [0; D];
         for a in 1..D {
-            outer[a] = s.u_first(cell(a));
+            outer[a] = s.u_first(cell[a]);
         }
         let x0 = s.u_first(x);
         let c = cap(D) as u32;
-        let fits = |base: u32| {
-            let col = x0.wrapping_sub(base);
-            col >= c && col <= TABLE_CELLS - c - lanes
-        };
+        let col = x0.wrapping_sub(cache.base);
+        let fits = col >= c && col <= TABLE_CELLS - c - lanes;
         if cache.tables.is_empty() {
             let side = (2 * cap(D) + 1) as usize;
             let count = side.pow(D as u32 - 1);
@@ -832,7 +835,7 @@ impl<S: Simd, const D: usize> Tabled<'_, S, D> {
                 .map(|_| core::array::from_fn(|_| Vec::new()))
                 .collect();
         }
-        if cache.outer != Some(outer) || !fits(cache.base) {
+        if cache.outer != Some(outer) || !fits {
             cache.outer = Some(outer);
             cache.base = x0.wrapping_sub(c);
             for t in &mut cache.tables {
