@@ -94,7 +94,7 @@ use super::{LaneParams, MARGIN, PRIMES, lattice_value, lowbias32, poison, split,
 use crate::batch::{Dest, load_row, store_row};
 use crate::cellular::{CellularDistance, CellularReturn};
 use crate::prelude_internal::*;
-use crate::simd::{Element, Simd};
+use crate::simd::{Call, Element, Simd};
 
 /// Second-round salt for the hash bits of axes 2 and 3.
 pub(crate) const SALT_UV: u32 = 0x68E3_1DA4;
@@ -297,10 +297,68 @@ pub(crate) fn grid_row<S: Simd, const D: usize, const PERIODIC: bool, const GRAD
     true
 }
 
+/// [`cellular`], out of line: one copy per lane type, dimension and period
+/// flag, which every program's octaves share. A program inlines every
+/// kind's [`eval_row`](super::select::Kernel::eval_row); inlined there, the
+/// searches of this and [`tabled_out`] were built again into each stack
+/// and graph entry point: the CLI's release build took 365 s, against 224
+/// out of line (docs/BUILD.md). The call costs a program's points about a
+/// tenth of their rate (the caller's vectors are saved around it); a plain
+/// noise's batch and grid loops keep theirs inlined, where a call per
+/// vector cost a 2D grid a fifth.
+#[inline(always)]
+pub(crate) fn cellular_out<S: Simd, const D: usize, const PERIODIC: bool>(
+    s: S,
+    field: &LaneParams<S>,
+    p: [S::F; D],
+) -> (S::F, [S::F; D]) {
+    s.outline(HashedCall::<S, D, PERIODIC> { field, p })
+}
+
+/// [`cellular`] as a [`Call`].
+struct HashedCall<'a, S: Simd, const D: usize, const PERIODIC: bool> {
+    field: &'a LaneParams<S>,
+    p: [S::F; D],
+}
+
+impl<S: Simd, const D: usize, const PERIODIC: bool> Call<S> for HashedCall<'_, S, D, PERIODIC> {
+    type Output = (S::F, [S::F; D]);
+    #[inline(always)]
+    fn call(self, s: S) -> Self::Output {
+        cellular::<S, D, PERIODIC>(s, self.field, self.p)
+    }
+}
+
+/// [`tabled`], out of line, for programs (see [`cellular_out`]).
+#[inline(always)]
+pub(crate) fn tabled_out<S: Simd, const D: usize, const PERIODIC: bool>(
+    s: S,
+    field: &LaneParams<S>,
+    p: [S::F; D],
+    cache: &mut CellCache<S, D>,
+) -> (S::F, [S::F; D]) {
+    s.outline(TabledCall::<S, D, PERIODIC> { field, p, cache })
+}
+
+/// [`tabled`] as a [`Call`].
+struct TabledCall<'a, S: Simd, const D: usize, const PERIODIC: bool> {
+    field: &'a LaneParams<S>,
+    p: [S::F; D],
+    cache: &'a mut CellCache<S, D>,
+}
+
+impl<S: Simd, const D: usize, const PERIODIC: bool> Call<S> for TabledCall<'_, S, D, PERIODIC> {
+    type Output = (S::F, [S::F; D]);
+    #[inline(always)]
+    fn call(self, s: S) -> Self::Output {
+        tabled::<S, D, PERIODIC>(s, self.field, self.p, self.cache)
+    }
+}
+
 /// [`cellular`] for a vector of a grid row, reading the cells' points from
 /// `cache`'s tables where the vector allows.
 #[inline(always)]
-pub(crate) fn tabled<S: Simd, const D: usize, const PERIODIC: bool>(
+fn tabled<S: Simd, const D: usize, const PERIODIC: bool>(
     s: S,
     field: &LaneParams<S>,
     p: [S::F; D],

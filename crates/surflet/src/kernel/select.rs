@@ -270,8 +270,10 @@ impl<const D: usize, const P: bool> Kernel<D> for CellularK<P> {
     ) -> (S::F, [S::F; D]) {
         match row {
             // A fractal's octave on a grid row: its own tables.
-            Some(row) => super::cellular::tabled::<S, D, P>(s, field, p, &mut row.cell),
-            _ => Self::eval(s, field, p),
+            Some(row) => super::cellular::tabled_out::<S, D, P>(s, field, p, &mut row.cell),
+            // Out of line too: a program inlines every kind's `eval_row`,
+            // and the search is the largest of them.
+            _ => super::cellular::cellular_out::<S, D, P>(s, field, p),
         }
     }
 }
