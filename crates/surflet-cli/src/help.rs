@@ -57,8 +57,7 @@ Leaves (a noise stack each):
                       seed=, frequency=, period=[..], offset=[..];
                       cellular: distance=, return=\"f2-f1\", jitter=
   fbm(N) ridged(N) billow(N) turbulence(N) hybrid(N)
-                      octaves=, lacunarity=, gain=, amplitude=,
-                      normalize=false, offset=, weight=, rotation=
+                      {fractal_args}
   warp(S)             amplitude=, kind=progressive, noise=, seed=,
                       frequency=, fractal=fbm, octaves=...
 Combinators:
@@ -154,8 +153,7 @@ of warped, ridged cellular noise:
   return = \"f2-f1\"       # cellular only: f1, f2, f2-f1, f1+f2, f1*f2,
                          #   f1/f2, cell-value
   jitter = 0.8           # cellular only: in [0, 1]
-  [fractal]              # optional; also lacunarity, gain, amplitude,
-  kind = \"ridged\"        # normalize, offset, weight and rotation
+  [fractal]              # optional; also {fractal_also}
   octaves = 5
   [warp]                 # optional; also kind, noise, seed, frequency
   amplitude = 0.5
@@ -292,8 +290,47 @@ fn fill(text: &str) -> String {
         2,
         "  ",
     );
+    // The fractal table's keys, from the library's schema, so that a new
+    // key needs no edit here: as named arguments (a flag shows the value
+    // that changes it), and in the example config's comment.
+    let keys = || {
+        surflet::stack::keys::KEYS
+            .iter()
+            .filter(|k| k.table() == "fractal" && k.path != "fractal.kind")
+    };
+    let args = wrap(
+        keys().map(|k| match k.default {
+            Some(surflet::stack::keys::Value::Bool(b)) => format!("{}={}", k.name(), !b),
+            _ => format!("{}=", k.name()),
+        }),
+        ", ",
+        22,
+        "                      ",
+    );
+    let mut also: Vec<String> = keys()
+        .filter(|k| k.path != "fractal.octaves")
+        .map(|k| k.name().to_string())
+        .collect();
+    if let (Some(last), Some(before)) = (also.pop(), also.pop()) {
+        also.push(format!("{before} and {last}"));
+    }
+    // After `  [fractal]              # optional; also `; the example's
+    // next line, `kind = "ridged"`, carries the list's second.
+    let pad = format!("{:25}# ", "");
+    let mut lines: Vec<String> = wrap(also, ", ", 42, &pad)
+        .lines()
+        .map(String::from)
+        .collect();
+    let kind = "  kind = \"ridged\"";
+    match lines.get_mut(1) {
+        Some(second) => *second = format!("{kind:25}{}", &second[25..]),
+        None => lines.push(kind.to_string()),
+    }
+    let also = lines.join("\n");
     text.replace("{kinds}", &names)
         .replace("{leaves}", &format!("  {leaves}"))
+        .replace("{fractal_args}", &args)
+        .replace("{fractal_also}", &also)
 }
 
 /// The text of `topic`, if it is one.
@@ -317,6 +354,21 @@ mod tests {
     use super::*;
 
     /// The kinds in the stacks topic's example are the library's.
+    #[test]
+    fn topics_name_every_fractal_key() {
+        let graphs = topic("graphs").unwrap();
+        let stacks = topic("stacks").unwrap().replace("\n", " ");
+        for k in surflet::stack::keys::KEYS.iter() {
+            if k.table() != "fractal" || k.path == "fractal.kind" {
+                continue;
+            }
+            assert!(graphs.contains(&format!(" {}=", k.name())), "{}", k.path);
+            if k.path != "fractal.octaves" {
+                assert!(stacks.contains(&format!(" {}", k.name())), "{}", k.path);
+            }
+        }
+    }
+
     #[test]
     fn stacks_name_every_noise_kind() {
         let text = topic("stacks").unwrap();

@@ -36,18 +36,7 @@ fn fractal_params(
             format!("{} does not use a weight (ridged does)", d.kind),
         ));
     }
-    let p = FractalParams {
-        kind: d.kind,
-        octaves: d.octaves,
-        frequency,
-        lacunarity: d.lacunarity,
-        gain: d.gain,
-        amplitude: d.amplitude,
-        offset: d.offset.unwrap_or(d.kind.default_offset()),
-        weight: d.weight.unwrap_or(d.kind.default_weight()),
-        normalize: d.normalize,
-        rotation: d.rotation,
-    };
+    let p = d.params(frequency);
     p.validate()
         .map_err(|e| rekey(e, prefix, freq_key, "period"))?;
     Ok(p)

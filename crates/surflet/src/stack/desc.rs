@@ -5,7 +5,7 @@ use crate::prelude_internal::*;
 
 use crate::cellular::{CellularDistance, CellularReturn};
 use crate::error::Error;
-use crate::fractal::FractalKind;
+use crate::fractal::{FractalKind, FractalParams};
 use crate::noise::NoiseKind;
 use crate::warp::WarpKind;
 
@@ -193,6 +193,37 @@ impl Default for FractalDesc {
             offset: None,
             weight: None,
             rotation: 0.0,
+        }
+    }
+}
+
+impl FractalDesc {
+    /// The [`FractalParams`] this table describes, with the stack's (or
+    /// the warp's) `frequency`: an absent offset or weight is the kind's
+    /// default. The one place a key of the table meets its parameter, so a
+    /// new key adds its field here and its row to the key schema. Not
+    /// checked: [`Stack::check`] rejects what [`FractalParams::validate`]
+    /// would, and an offset or weight the kind does not use.
+    ///
+    /// ```
+    /// use surflet::{FractalDesc, FractalKind};
+    /// let d = FractalDesc { kind: FractalKind::Ridged, octaves: 6, ..FractalDesc::default() };
+    /// let p = d.params(0.5);
+    /// assert_eq!((p.octaves, p.frequency), (6, 0.5));
+    /// assert_eq!(p.offset, FractalKind::Ridged.default_offset());
+    /// ```
+    pub fn params(&self, frequency: f64) -> FractalParams {
+        FractalParams {
+            kind: self.kind,
+            octaves: self.octaves,
+            frequency,
+            lacunarity: self.lacunarity,
+            gain: self.gain,
+            amplitude: self.amplitude,
+            offset: self.offset.unwrap_or(self.kind.default_offset()),
+            weight: self.weight.unwrap_or(self.kind.default_weight()),
+            normalize: self.normalize,
+            rotation: self.rotation,
         }
     }
 }
