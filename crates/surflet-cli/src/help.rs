@@ -353,7 +353,8 @@ pub fn topic(name: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    /// The kinds in the stacks topic's example are the library's.
+    /// Both topics list every key of the fractal table in the library's
+    /// schema.
     #[test]
     fn topics_name_every_fractal_key() {
         let graphs = topic("graphs").unwrap();
@@ -369,6 +370,7 @@ mod tests {
         }
     }
 
+    /// The kinds in the stacks topic's example are the library's.
     #[test]
     fn stacks_name_every_noise_kind() {
         let text = topic("stacks").unwrap();
