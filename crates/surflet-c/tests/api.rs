@@ -154,6 +154,22 @@ fn noises_configs_and_expressions_give_the_librarys_bits() {
         &graph.build::<3>().unwrap(),
         &points::<3>(300),
     );
+    // Alias-free fractals: the caller states the footprint, in a config
+    // or an expression.
+    let toml = "noise = \"simplex\"\nantialias = true\nfootprint = 0.1\n[fractal]\noctaves = 7\n";
+    let stack = Stack::from_toml_str(toml).unwrap();
+    same_as(
+        &config(toml, 2),
+        &stack.build::<2>().unwrap(),
+        &points::<2>(200),
+    );
+    let text = "fbm(perlin(antialias=true, footprint=0.05), octaves=8)";
+    same_as(
+        &expr(text, 3),
+        &Graph::parse(text).unwrap().build::<3>().unwrap(),
+        &points::<3>(200),
+    );
+
     // A config's [graph] table, as --save-config writes it.
     let doc = surflet::document::Document {
         graph: Some(graph.clone()),
@@ -267,6 +283,12 @@ fn bad_arguments_are_statuses_with_messages() {
             "octaves",
         ),
         (config("{\"seed\": }"), SurfletStatus::InvalidArgument, ""),
+        (
+            // Points have no pixel: an antialiased stack states its footprint.
+            config("antialias = true\n[fractal]\noctaves = 4"),
+            SurfletStatus::InvalidArgument,
+            "antialias: needs the spacing",
+        ),
         (
             // SAFETY: a NULL config is refused, not read.
             Box::new(|out| unsafe { surflet_config_new(null(), 2, out) }),

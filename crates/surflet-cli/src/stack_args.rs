@@ -1071,6 +1071,26 @@ impl StackArgs {
 }
 
 impl Resolved {
+    /// The description as sampled on pixels `scale` world units apart:
+    /// every stack (graph leaves included) antialiased if `antialias`
+    /// (`--antialias`, a view's `antialias = true`), and each antialiased
+    /// stack that states no footprint given the pixel's larger side.
+    pub fn at_pixel(&self, scale: [crate::units::Ratio; 2], antialias: bool) -> Resolved {
+        let mut r = self.clone();
+        let pixel = scale[0].value().max(scale[1].value());
+        if antialias {
+            r.stack.antialias = true;
+        }
+        r.stack.resolve_footprint(pixel);
+        if let Some(g) = &mut r.graph {
+            if antialias {
+                g.antialias_all();
+            }
+            g.resolve_footprint(pixel);
+        }
+        r
+    }
+
     /// The library's message, saying where the key at fault came from: the
     /// flag that set it, or else the config file.
     pub fn explain(&self, e: &Error) -> String {

@@ -41,6 +41,10 @@ const STACKS: &[&str] = &[
     // Turned octaves, in the field and in a warp.
     "noise = \"perlin\"\n[fractal]\noctaves = 5\nrotation = 0.7",
     "noise = \"value\"\n[fractal]\nkind = \"ridged\"\noctaves = 3\nrotation = -2.1\n[warp]\namplitude = 0.6\n[warp.fractal]\noctaves = 3\nrotation = 1.3",
+    // Alias-free fractals: faded amplitudes, the last octaves left out, in
+    // the field and in a warp.
+    "noise = \"perlin\"\nantialias = true\nfootprint = 0.07\n[fractal]\noctaves = 8\n[warp]\namplitude = 0.5\n[warp.fractal]\noctaves = 4",
+    "noise = \"simplex\"\nantialias = true\nfootprint = 0.3\n[fractal]\nkind = \"hybrid\"\noctaves = 6",
 ];
 
 /// 4D stacks beside each kernel alone (`common::wgsl_noises`): cellular's

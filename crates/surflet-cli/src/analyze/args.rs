@@ -60,7 +60,14 @@ SUMMARY.JSON
   anisotropy_detail     {sectors: each sector's relative power, mean 1;
                         sector_bins; annulus: [inner, outer] radius;
                         floor: the sampling floor, see ANISOTROPY}
-  and noise, dims, size, scale, origin, plane {u, v}, samples; stack: for
+  above_nyquist         with --oversample K > 1: {frequency: 1/(2S), the
+                        Nyquist frequency of the --scale S sample (the
+                        larger side); power: the power of the bins outside
+                        the square |fx|, |fy| < 1/(2S), what sampling at
+                        --scale aliases; share: that power over all
+                        non-DC power}; else null
+  and noise, dims, size (samples a side, times K), scale (of the samples
+  evaluated, --scale/K), oversample, origin, plane {u, v}, samples; stack: for
   the family the stack as a config would hold it (else null); variant: the
   OpenSimplex2 ports' lattice orientation (else null).
   The power spectrum is that of the values less their mean, times a 2D
@@ -190,6 +197,24 @@ pub struct AnalyzeArgs {
     /// first (normalised).
     #[arg(long, value_name = "V,...", value_delimiter = ',', allow_hyphen_values = true, value_parser = parse_finite, requires = "plane_u", hide_short_help = true, help_heading = "Slice")]
     pub plane_v: Option<Vec<f64>>,
+
+    /// Fade the octaves finer than a sample, as render --antialias does
+    ///
+    /// Every stack of the description, graph leaves included, fades by the
+    /// --scale sample (the larger side) where it states no footprint; see
+    /// `surflet render --help`.
+    #[arg(long, help_heading = "Slice")]
+    pub antialias: bool,
+
+    /// Evaluate K x K points per sample, K = 1 to 16 [default: 1]
+    ///
+    /// The slice is drawn at --scale/K with --size*K samples a side (at
+    /// most 4096) over the same square, so that its spectrum reaches past
+    /// the Nyquist frequency of --scale: summary.json's above_nyquist is
+    /// the power that sampling at --scale folds back as aliasing. An
+    /// antialiased stack without a footprint fades by the --scale sample.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=16), help_heading = "Slice")]
+    pub oversample: Option<u32>,
 
     /// Histogram bins, 1 to 4096 [default: 64].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096), hide_short_help = true)]

@@ -62,6 +62,12 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let power = spectrum::power_spectrum(&values, n, m.mean);
     let [sx, sy] = slice.scale.map(Ratio::value);
     let a = spectrum::analyse(&power, n, sx, sy);
+    let above = (slice.oversample > 1).then(|| {
+        let f = slice.nyquist();
+        let (outside, total) = spectrum::power_outside(&power, n, sx, sy, f);
+        let share = if total > 0.0 { outside / total } else { 0.0 };
+        json!({"frequency": f, "power": outside, "share": share})
+    });
     if output::interrupted() {
         return Err(CliError::Interrupted);
     }
@@ -71,6 +77,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         "dims": slice.dims,
         "size": n,
         "scale": [sx, sy],
+        "oversample": slice.oversample,
+        "above_nyquist": above,
         "origin": slice.origin[..slice.dims],
         "plane": {"u": slice.plane.u[..slice.dims], "v": slice.plane.v[..slice.dims]},
         "samples": n * n,
@@ -233,18 +241,28 @@ fn spectrum_plot(slice: &Slice, a: &spectrum::Analysis) -> Plot {
         (lo.floor(), hi.ceil().max(lo.floor() + 1.0))
     };
     let fmax = a.frequency.last().copied().unwrap_or(1.0);
+    let mut series = vec![Series {
+        label: format!("centroid {:.3}, anisotropy {:.3}", a.centroid, a.anisotropy),
+        points,
+        color: PALETTE[0],
+        weight: 1.0,
+    }];
+    if slice.oversample > 1 {
+        let f = slice.nyquist();
+        series.push(Series {
+            label: format!("Nyquist of the {}x coarser sampling", slice.oversample),
+            points: vec![(f, lo), (f, hi)],
+            color: PALETTE[1],
+            weight: 1.0,
+        });
+    }
     Plot {
         title: format!("Radially averaged power: {}", slice.label()),
         x_desc: "frequency (cycles per world unit)".into(),
         y_desc: "log10 power".into(),
         x: 0.0..fmax,
         y: lo..hi,
-        series: vec![Series {
-            label: format!("centroid {:.3}, anisotropy {:.3}", a.centroid, a.anisotropy),
-            points,
-            color: PALETTE[0],
-            weight: 1.0,
-        }],
+        series,
         legend_lower_left: false,
     }
 }

@@ -57,6 +57,10 @@ pub struct Slice {
     pub dims: usize,
     /// World units per sample along u and v.
     pub scale: [Ratio; 2],
+    /// The same before oversampling: `scale` times `oversample`.
+    pub nominal: [Ratio; 2],
+    /// Samples evaluated per nominal sample, along each side.
+    pub oversample: u32,
     /// The world point of sample (0, 0).
     pub origin: [f64; 4],
     /// The directions of sample rows and columns.
@@ -123,7 +127,11 @@ impl Slice {
                         "the noise has {dims} dimensions; analyze takes 2 to 4"
                     ));
                 }
-                let field = crate::stack_field::resolved(&resolved, dims)?;
+                // An antialiased stack without a footprint fades by the
+                // slice's sample before any oversampling.
+                let on = args.antialias || view.antialias == Some(true);
+                let aa = resolved.at_pixel(slice_scale(args, &view)?, on);
+                let field = crate::stack_field::resolved(&aa, dims)?;
                 let frequency = resolved.stack.frequency;
                 let job = Job::Stack {
                     field: Box::new(field),
@@ -148,17 +156,17 @@ impl Slice {
                 origin[3] = view.w.unwrap_or(0.0);
             }
         }
-        let scale = match args.scale.as_deref() {
-            Some(&[s]) => [s, s],
-            Some(&[sx, sy]) => [sx, sy],
-            Some(s) => {
-                return Err(format!(
-                    "--scale takes one value or two (SX,SY), got {}",
-                    s.len()
-                ));
-            }
-            None => view.scale.unwrap_or([Ratio { num: 1.0, den: 4.0 }; 2]),
-        };
+        let nominal = slice_scale(args, &view)?;
+        let k = args.oversample.unwrap_or(1);
+        let n = args.size.unwrap_or(512);
+        if u64::from(n) * u64::from(k) > u64::from(super::args::MAX_SIZE) {
+            return Err(format!(
+                "--oversample {k} at --size {n} is {} samples a side; the most is {}",
+                u64::from(n) * u64::from(k),
+                super::args::MAX_SIZE
+            ));
+        }
+        let scale = nominal.map(|r| r.divided(f64::from(k)));
         let (plane, plane_name) = match (&args.plane_u, &args.plane_v) {
             (Some(u), Some(v)) => (given_plane(u, v, dims)?, "given".to_string()),
             _ => {
@@ -171,9 +179,11 @@ impl Slice {
             }
         };
         let slice = Slice {
-            n: args.size.unwrap_or(512),
+            n: n * k,
             dims,
             scale,
+            nominal,
+            oversample: k,
             origin,
             plane,
             frequency,
@@ -182,6 +192,12 @@ impl Slice {
         };
         slice.check_reach()?;
         Ok(slice)
+    }
+
+    /// The Nyquist frequency of the nominal sample (its larger side), in
+    /// cycles per world unit.
+    pub fn nyquist(&self) -> f64 {
+        0.5 / self.nominal[0].value().max(self.nominal[1].value())
     }
 
     /// Checks that every sampled coordinate is finite and, in lattice cells,
@@ -442,4 +458,19 @@ impl PlaneName {
         };
         Plane { u, v }
     }
+}
+
+/// `--scale`, or the config's, or a quarter unit.
+fn slice_scale(args: &AnalyzeArgs, view: &crate::document::View) -> Result<[Ratio; 2], String> {
+    Ok(match args.scale.as_deref() {
+        Some(&[s]) => [s, s],
+        Some(&[sx, sy]) => [sx, sy],
+        Some(s) => {
+            return Err(format!(
+                "--scale takes one value or two (SX,SY), got {}",
+                s.len()
+            ));
+        }
+        None => view.scale.unwrap_or([Ratio { num: 1.0, den: 4.0 }; 2]),
+    })
 }

@@ -162,6 +162,30 @@ fn signed(k: usize, n: usize) -> f64 {
     }
 }
 
+/// The power of the non-DC bins of `p` (an `n`×`n` spectrum of samples
+/// `sx` and `sy` world units apart) outside the square `|fx|, |fy| < f`,
+/// and the sum of all its non-DC bins: what sampling at `1/(2f)` would fold
+/// back (alias), and the whole.
+pub fn power_outside(p: &[f64], n: usize, sx: f64, sy: f64, f: f64) -> (f64, f64) {
+    let (fx_step, fy_step) = (1.0 / (n as f64 * sx), 1.0 / (n as f64 * sy));
+    let (mut outside, mut total) = (0.0, 0.0);
+    for l in 0..n {
+        let fy = signed(l, n) * fy_step;
+        for k in 0..n {
+            if k == 0 && l == 0 {
+                continue;
+            }
+            let fx = signed(k, n) * fx_step;
+            let q = p[l * n + k];
+            total += q;
+            if fx.abs() >= f || fy.abs() >= f {
+                outside += q;
+            }
+        }
+    }
+    (outside, total)
+}
+
 /// The radial average, centroid, peak and anisotropy of a power spectrum.
 #[derive(Clone, Debug)]
 pub struct Analysis {

@@ -173,6 +173,19 @@ pub struct RenderArgs {
     )]
     pub tiles: Option<Vec<u32>>,
 
+    /// Fade the octaves finer than a pixel, so that zoomed-out fractals do
+    /// not alias
+    ///
+    /// Every stack of the description, graph leaves included, gets the
+    /// config's `antialias = true` with the pixel's size (the larger side)
+    /// as its footprint where it states none: octave i's amplitude is
+    /// multiplied by 1 - smoothstep(0.2, 0.75, f_i * pixel). The value and
+    /// its gradient fade alike, the documented range stays. Saved as the
+    /// config's `[view] antialias = true`, so that the config renders the
+    /// same pixels at this size and fades by its own pixel at another.
+    #[arg(long, help_heading = "View")]
+    pub antialias: bool,
+
     /// Dimension of the noise: 2, 3 or 4 [default: 2, or what --z, --w,
     /// --animate and the per-axis keys (--period, --domain-offset) need].
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(2..=4), hide_short_help = true, help_heading = "View")]

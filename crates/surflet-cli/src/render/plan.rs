@@ -337,7 +337,14 @@ impl Plan {
         let dims = dims_choice(args, view, &r, time_axis)?;
 
         let (step, loop_period) = time_step(args, anim, &choice, cells, period_len)?;
-        let (field, built) = stack_field(&r, dims, loop_period).map_err(|e| {
+        let (scale, version1_scale) = pixel_scale(args, &doc, period, cells, size)?;
+        // What is built and evaluated: the description with the pixel's
+        // size as the footprint of antialiased stacks that state none. The
+        // saved config keeps `r`'s, which a render at another size resolves
+        // at its own pixel.
+        let antialias = args.antialias || view.antialias == Some(true);
+        let aa = r.at_pixel(scale, antialias);
+        let (field, built) = stack_field(&aa, dims, loop_period).map_err(|e| {
             if looped && period.is_none() {
                 format!(
                     "{e}; --loop makes the noise periodic, so animate along z or use value or \
@@ -348,7 +355,6 @@ impl Plan {
             }
         })?;
 
-        let (scale, version1_scale) = pixel_scale(args, &doc, period, cells, size)?;
         let (origin, x, y) = image_axes(args, view, scale, start)?;
         let zw = [z.unwrap_or(0.0), w.unwrap_or(0.0)];
         let time = time_axis.map(|a| {
@@ -381,7 +387,7 @@ impl Plan {
         let content = content_of(format, &pc, normal_format, normal_strength, scale, cells)?;
         check_side(format, width, height)?;
         let normal = matches!(content, Content::Normal(_));
-        let eval = evaluation(args, &r, &built, dims, normal)?;
+        let eval = evaluation(args, &aa, &built, dims, normal)?;
 
         // Everything above, as a config that reproduces it.
         let saved = Document {
@@ -396,6 +402,7 @@ impl Plan {
                 dims: Some(dims as u8),
                 z: (dims >= 3).then_some(zw[0]),
                 w: (dims >= 4).then_some(zw[1]),
+                antialias: antialias.then_some(true),
             },
             pixels: pixel_spec(&pc, normal_strength, normal_format),
             animation: animation_spec(&choice, step),

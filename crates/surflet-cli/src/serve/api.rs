@@ -36,6 +36,11 @@ use crate::units::Size;
 const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
+const NODES: &str = include_str!("page/nodes.js");
+/// Drawflow 0.0.60 (MIT, page/vendor/LICENSE-drawflow), the node editor's
+/// canvas: vendored, so the binary needs nothing else.
+const DRAWFLOW: &str = include_str!("page/vendor/drawflow.min.js");
+const DRAWFLOW_STYLE: &str = include_str!("page/vendor/drawflow.min.css");
 
 /// The named ramps the page offers, by the names `--ramp` takes.
 const RAMPS: [&str; 2] = ["terrain", "gray"];
@@ -79,6 +84,18 @@ pub fn router(addr: SocketAddr, limits: Limits) -> Router {
         .route(
             "/style.css",
             get(|| async { asset(STYLE, "text/css; charset=utf-8") }),
+        )
+        .route(
+            "/nodes.js",
+            get(|| async { asset(NODES, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/vendor/drawflow.js",
+            get(|| async { asset(DRAWFLOW, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/vendor/drawflow.css",
+            get(|| async { asset(DRAWFLOW_STYLE, "text/css; charset=utf-8") }),
         )
         .route("/api/noises", get(noises))
         .route("/api/render", post(render_png))
@@ -177,9 +194,16 @@ async fn noises(State(shared): State<Shared>) -> Response {
             p["max"] = json!(shared.limits.max_octaves);
         }
     }
+    // The node editor's palette: every function of the expression
+    // language, with its parameters and which of them take fields.
+    let functions: Vec<Value> = surflet::graph::Signature::all()
+        .into_iter()
+        .map(|s| json!({"name": s.name, "params": s.params, "inputs": s.inputs}))
+        .collect();
     axum::Json(json!({
         "noises": noises,
         "parameters": parameters,
+        "functions": functions,
         "modes": ["gray", "ramp", "normal"],
         "ramps": RAMPS,
         "limits": *shared.limits,

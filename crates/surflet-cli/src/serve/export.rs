@@ -8,6 +8,7 @@
 
 use serde_json::{Value, json};
 use surflet::Graph;
+use surflet::graph::CallTree;
 
 use crate::document::{Document, RangeSpec};
 use crate::imaging::color::NormalFormat;
@@ -21,6 +22,7 @@ pub fn all(doc: &Document) -> Result<Value, String> {
         .clone()
         .unwrap_or_else(|| Graph::stack(doc.stack.clone()));
     let expr = graph.to_expr().ok();
+    let tree = graph.call_tree().ok().map(|t| tree_json(&t));
     let json_text = doc.to_json().map_err(|e| e.to_string())?;
     let (command, note) = match command(doc) {
         Ok(c) => (Some(c), None),
@@ -31,9 +33,25 @@ pub fn all(doc: &Document) -> Result<Value, String> {
         "json": json_text,
         "config": serde_json::from_str::<Value>(&json_text).map_err(|e| e.to_string())?,
         "expr": expr,
+        "tree": tree,
         "command": command,
         "command_note": note,
     }))
+}
+
+/// A graph's calls as the node editor reads them: `{"call": name, "args":
+/// [[name or null, value], ...]}`, `{"num": value, "text": digits}`,
+/// `{"word": w}`, `{"list": [...]}`.
+fn tree_json(t: &CallTree) -> Value {
+    match t {
+        CallTree::Call { name, args } => json!({
+            "call": name,
+            "args": args.iter().map(|(n, v)| json!([n, tree_json(v)])).collect::<Vec<_>>(),
+        }),
+        CallTree::Number(v, text) => json!({"num": v, "text": text}),
+        CallTree::Word(w) => json!({ "word": w }),
+        CallTree::List(items) => json!({ "list": items.iter().map(tree_json).collect::<Vec<_>>() }),
+    }
 }
 
 /// The output file the command writes.
@@ -102,6 +120,9 @@ fn arguments(doc: &Document) -> Result<Vec<String>, String> {
     }
     if let Some(w) = v.w {
         flag(&mut a, "--w", w.to_string());
+    }
+    if v.antialias == Some(true) {
+        a.push("--antialias".into());
     }
     let p = &doc.pixels;
     if let Some(mode) = p.mode

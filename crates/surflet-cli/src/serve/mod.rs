@@ -24,8 +24,11 @@ pub const LONG_ABOUT: &str = "\
 Start a local web server with a noise explorer: pick a noise, fractal and
 warp or write an expression, drag the sliders, pan and zoom, and see the
 pixels of render's --mode gray, ramp and normal, a 3D heightmap and a tiled
-view, the histogram and the spectrum. Export the config (TOML or JSON), the expression, the exact
-`surflet render` command, or the image.
+view, the histogram and the spectrum. An expression is also a graph of nodes
+to wire by dragging, each node with its own preview. The preview is
+antialiased (render --antialias) unless its box is cleared. Export the config
+(TOML or JSON), the expression, the exact `surflet render` command, or the
+image.
 
 It prints its URL and serves until Ctrl-C. Everything it serves is built into
 the binary; it reads no files.";
@@ -33,8 +36,10 @@ the binary; it reads no files.";
 /// What `surflet serve --help` shows after the options.
 pub const DETAILS: &str = "\
 API
-  GET  /api/noises   the noises, their parameters, defaults and ranges, and
-                     the limits below (the page builds its controls from it)
+  GET  /api/noises   the noises, their parameters, defaults and ranges, every
+                     function of the expression language with its parameters
+                     and field inputs, and the limits below (the page builds
+                     its controls and node palette from it)
   POST /api/render   {\"config\": {\"version\": 2, \"noise\": \"perlin\", ...}
                      or {\"toml\": \"version = 2 ...\"} or {\"expr\": \"...\"},
                      with \"size\": [W, H] -> image/png, the bytes `surflet
@@ -46,7 +51,8 @@ API
   POST /api/analyze  the same body -> JSON: documented_range, measured min and
                      max, histogram, radial spectrum
   POST /api/export   the same body -> JSON: the resolved config as TOML and
-                     JSON, the expression and the `surflet render` command
+                     JSON, the expression, its call tree (the node editor's
+                     layout) and the `surflet render` command
   POST /api/sample   {... , \"points\": [[x, y], ...], \"gradient\": true}
                      -> JSON values (and gradients), as `surflet sample`
 

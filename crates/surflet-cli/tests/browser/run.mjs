@@ -117,9 +117,11 @@ try {
   // A checkbox is labelled with what it adds, never with a state ("on"
   // beside an empty box said the opposite of the box).
   const boxes = await page.$$eval('input[type=checkbox]', (bs) => bs.map((b) => [b.id, b.checked, b.closest('label').innerText.trim()]));
-  assert.deepEqual(boxes.map(([id, checked]) => [id, checked]), [['period-on', false], ['group-fractal', false], ['group-warp', false]]);
+  assert.deepEqual(boxes.map(([id, checked]) => [id, checked]), [['period-on', false], ['group-fractal', false], ['group-warp', false], ['antialias', true]]);
   for (const [id, , label] of boxes) assert.doesNotMatch(label, /\b(on|off)\b/i, `${id} is labelled ${label}`);
-  assert.deepEqual(boxes.slice(1).map(([, , label]) => label.toLowerCase()), ['fractal', 'warp']);
+  assert.deepEqual(boxes.slice(1).map(([, , label]) => label.toLowerCase()), ['fractal', 'warp', 'antialias']);
+  // The preview is antialiased, and says so.
+  assert.match(await page.textContent('#where'), /antialiased/, 'the view says the preview is antialiased');
 
   // The seed, by keyboard in its number field.
   let n = await renders();
@@ -168,6 +170,7 @@ try {
     const command = await page.inputValue('#export');
     const words = shellWords(command);
     assert.equal(words[0], 'surflet');
+    assert.ok(words.includes('--antialias'), `the export carries the preview's antialiasing: ${command}`);
     const out = join(dir, `${mode}.png`);
     const args = words.slice(1).map((w) => (w === 'noise.png' ? out : w));
     execFileSync(bin, args, { stdio: 'inherit' });
@@ -264,6 +267,124 @@ try {
   assert.ok(gl.frames >= 1, 'the 3D view drew a frame');
   assert.ok(gl.colours > 50, `the 3D view is nearly blank (${gl.colours} colours)`);
 
+  // The node editor: the README's terrain graph built by adding nodes and
+  // dragging wires between them, never typing an expression.
+  await page.check('input[name=source][value=expr]');
+  await page.waitForFunction(() => (window.surflet.treeLoads || 0) >= 1, null, { timeout: 60000 });
+  const laid = await page.$$eval('#drawflow .drawflow-node', (ns) => ns.map((e) => `${e.style.left},${e.style.top}`));
+  assert.ok(laid.length >= 5, `the default expression has ${laid.length} nodes`);
+  assert.equal(new Set(laid).size, laid.length, 'each node of the default expression has its own place');
+  await page.click('#clear-nodes');
+  const made = [];
+  const addNode = async (name, params = {}) => {
+    await page.selectOption('#palette', name);
+    await page.click('#add-node');
+    const id = await page.evaluate(() => Math.max(...Object.keys(window.surflet.editor.export().drawflow.Home.data).map(Number)));
+    for (const [k, v] of Object.entries(params)) await page.fill(`#node-${id} input[df-p_${k}]`, v);
+    made.push(id);
+    return id;
+  };
+  const centre = async (sel) => {
+    const b = await page.locator(sel).boundingBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  };
+  const wire = async (from, to, input) => {
+    // Nodes are placed on a grid as they are added; drag the source next
+    // to its target first, so that both ends are in view.
+    const [ox, oy] = await centre(`#node-${from} .outputs .output_1`);
+    const label = await page.$eval(`#node-${to} .inputs`, (el, name) => [...el.children].findIndex((c) => c.dataset.label === name), input);
+    assert.ok(label >= 0, `node ${to} has no input ${input}`);
+    const [ix, iy] = await centre(`#node-${to} .inputs .input_${label + 1}`);
+    await page.mouse.move(ox, oy);
+    await page.mouse.down();
+    await page.mouse.move((ox + ix) / 2, (oy + iy) / 2, { steps: 4 });
+    await page.mouse.move(ix, iy, { steps: 4 });
+    await page.mouse.up();
+  };
+  const scaled = async (input, k, minus) => {
+    const m = await addNode('mul');
+    await wire(input, m, 'a');
+    await wire(await addNode('const', { value: k }), m, 'b');
+    const s = await addNode('sub');
+    await wire(m, s, 'a');
+    await wire(await addNode('const', { value: minus }), s, 'b');
+    return s;
+  };
+  const low = await addNode('fbm', { octaves: '6' });
+  await wire(await addNode('simplex', { seed: '1' }), low, 'input');
+  const high = await addNode('ridged', { octaves: '5' });
+  await wire(await addNode('perlin', { seed: '2', frequency: '2' }), high, 'input');
+  const mask = await addNode('fbm', { octaves: '2' });
+  await wire(await addNode('perlin', { seed: '3', frequency: '0.5' }), mask, 'input');
+  const sel = await addNode('select', { threshold: '0.1', falloff: '0.15' });
+  await wire(await scaled(low, '0.6', '0.2'), sel, 'a');
+  await wire(await scaled(high, '0.9', '0.1'), sel, 'b');
+  await wire(mask, sel, 'control');
+  const wires = await page.evaluate(() => Object.values(window.surflet.editor.export().drawflow.Home.data)
+    .reduce((k, nd) => k + Object.values(nd.inputs).reduce((j, i) => j + i.connections.length, 0), 0));
+  assert.equal(wires, made.length - 1, 'every wire was dragged into place');
+  // The expression box shows the same graph as the README's expression.
+  const readme = 'select(fbm(simplex(seed=1), octaves=6) * 0.6 - 0.2, ridged(perlin(seed=2, frequency=2), octaves=5) * 0.9 - 0.1, control=fbm(perlin(seed=3, frequency=0.5), octaves=2), threshold=0.1, falloff=0.15)';
+  const graphOf = (expr) => page.evaluate(async (e) => (await (await fetch('/api/export', { method: 'POST', body: JSON.stringify({ expr: e }) })).json()).config.graph, expr);
+  const built = await page.inputValue('#expr');
+  assert.deepEqual(await graphOf(built), await graphOf(readme), `the editor's graph is not the README's: ${built}`);
+  console.log(`ok: built by dragging: ${built}`);
+  // The main view shows it; its exported command renders the same bytes.
+  await page.mouse.click((await page.locator('#drawflow').boundingBox()).x + 5, (await page.locator('#drawflow').boundingBox()).y + 5);
+  n = await renders();
+  await page.selectOption('#mode', 'ramp');
+  await settled(n);
+  await page.evaluate(() => { document.getElementById('export').value = ''; });
+  await page.click('[data-export=command]');
+  await page.waitForFunction(() => document.getElementById('export').value.startsWith('surflet render'));
+  const graphCommand = await page.inputValue('#export');
+  const graphOut = join(dir, 'graph.png');
+  execFileSync(bin, shellWords(graphCommand).slice(1).map((w) => (w === 'noise.png' ? graphOut : w)), { stdio: 'inherit' });
+  assert.ok(decode(readFileSync(graphOut)).data.equals(decode(await preview()).data), `the node graph's command differs from the preview (${graphCommand})`);
+  console.log(`ok: node graph = ${graphCommand}`);
+  // Each node shows its own output.
+  await page.waitForFunction((k) => [...document.querySelectorAll('#drawflow img.np')].filter((i) => i.src).length === k, made.length, { timeout: 60000 });
+  // An edit to a node: the time to the first full preview, measured here
+  // (README states it; a test does not assert a time).
+  n = await renders();
+  await page.fill(`#node-${low} input[df-p_octaves]`, '7');
+  await settled(n);
+  const took = await status();
+  assert.match(await page.inputValue('#expr'), /octaves=7/);
+  console.log(`measured: after a node edit (7 + 5 + 2 octaves, 512x512): ${took}`);
+  // And for a 6-octave fBm typed into the box (the README's number).
+  n = await renders();
+  await page.fill('#expr', 'fbm(simplex(seed=1), octaves=6)');
+  await settled(n);
+  console.log(`measured: after an edit (6 octaves, 512x512): ${await status()}`);
+  await page.waitForFunction(() => document.querySelectorAll('#drawflow .drawflow-node').length === 2, null, { timeout: 60000 });
+  // The box's graph back to the nodes built above, by loading it again.
+  n = await renders();
+  await page.fill('#expr', built);
+  await settled(n);
+  await page.waitForFunction((k) => document.querySelectorAll('#drawflow .drawflow-node').length === k, made.length, { timeout: 60000 });
+  // Selecting a node shows its output alone.
+  const maskNode = await page.evaluate(() => Object.values(window.surflet.editor.export().drawflow.Home.data)
+    .find((nd) => nd.data.fn === 'fbm' && nd.data.p_octaves === '2').id);
+  n = await renders();
+  await page.click(`#node-${maskNode} .nt`);
+  await settled(n);
+  const body = await page.evaluate(() => window.surflet.lastBody.expr);
+  assert.match(body, /^fbm\(input=perlin\(seed=3, frequency=0\.5\), octaves=2\)$/, `the main view shows ${body}`);
+  await page.locator('#nodes-panel').screenshot({ path: join(dirname(shot), 'nodes.png') });
+  console.log(`screenshot: ${join(dirname(shot), 'nodes.png')}`);
+  // A config with a graph, loaded, is laid out as nodes.
+  n = await renders();
+  await page.fill('#import', ['version = 2', '[graph]', 'op = "abs"', '[graph.input]', 'noise = "perlin"', '[graph.input.fractal]', 'octaves = 3'].join('\n'));
+  await page.click('#load');
+  await settled(n);
+  const names = await page.$$eval('#drawflow .drawflow-node .nt', (ns) => ns.map((e) => e.textContent).sort());
+  assert.deepEqual(names, ['abs', 'fbm', 'perlin'], `the loaded graph's nodes: ${names}`);
+  await page.check('input[name=source][value=stack]');
+  // Back to the TOML export, which the screenshot's check follows.
+  await page.click('[data-export=toml]');
+  await page.waitForFunction(() => document.getElementById('export').value.startsWith('version = 2'));
+
   // The screenshot for the README: a warped ridged fractal in a colour
   // ramp, loaded as a pasted TOML config.
   n = await renders();
@@ -271,7 +392,7 @@ try {
     'version = 2', 'noise = "simplex"', 'seed = 7', 'frequency = 0.75',
     '[fractal]', 'kind = "ridged"', 'octaves = 6',
     '[warp]', 'amplitude = 0.35',
-    '[view]', 'size = [512, 512]', 'origin = [3.0, 1.0]', 'scale = "1/128"',
+    '[view]', 'size = [512, 512]', 'origin = [3.0, 1.0]', 'scale = "1/128"', 'antialias = true',
     '[pixels]', 'mode = "ramp"', 'ramp = "terrain"', 'range = "auto"',
   ].join('\n'));
   await page.click('#load');
@@ -284,6 +405,7 @@ try {
   }
   assert.equal(await page.inputValue('#mode'), 'ramp');
   assert.equal(await page.inputValue('#range'), 'auto');
+  assert.ok(await page.isChecked('#antialias'), "the loaded config's [view] antialias ticks the box");
   await page.evaluate(() => window.scrollTo(0, 0));
   mkdirSync(dirname(shot), { recursive: true });
   await page.screenshot({ path: shot, fullPage: true });

@@ -9,6 +9,7 @@ mod common;
 mod absent;
 #[cfg(feature = "plots")]
 mod analyze;
+mod antialias;
 mod bad_input_doc;
 mod bench;
 mod cellular;

@@ -154,6 +154,13 @@ pub struct View {
     /// The w coordinate of the slice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub w: Option<f64>,
+    /// Whether every stack of the description, graph leaves included,
+    /// fades the octaves finer than a pixel
+    /// ([`Stack::antialias`](crate::Stack::antialias), with the pixel's size
+    /// as the footprint wherever a stack states none): `surflet render
+    /// --antialias`, and the explorer's preview.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub antialias: Option<bool>,
 }
 
 /// How values become pixels (`[pixels]`).
@@ -818,6 +825,7 @@ mod tests {
                 dims: Some(3),
                 z: Some(-0.0),
                 w: None,
+                antialias: Some(true),
             },
             pixels: Pixels {
                 mode: Some(PixelMode::Ramp),

@@ -80,11 +80,13 @@ mod kinds;
 mod node;
 mod print;
 mod registry;
+mod tree;
 #[cfg(feature = "wgsl")]
 mod wgsl;
 
 pub use ast::{Custom, Graph, MAX_DEPTH, Rotation};
 pub use node::GraphField;
+pub use tree::{CallTree, Signature};
 
 fn boxed(g: Graph) -> Box<Graph> {
     Box::new(g)
@@ -508,6 +510,49 @@ impl Graph {
     /// The graph's inputs, in order.
     pub fn children(&self) -> Vec<&Graph> {
         kinds::inputs(self)
+    }
+
+    /// Gives every [antialiased](Stack::antialias) stack without a
+    /// footprint the size of a pixel `pixel` input units wide, as seen
+    /// from the stack: `scale` multiplies it by its largest factor (the
+    /// coarsest axis), and the other nodes pass it on (a warp's or
+    /// displacement's stretching is not followed). What `surflet render`
+    /// does with its pixel's size before it builds a graph.
+    ///
+    /// ```
+    /// use surflet::Graph;
+    /// let mut g = Graph::parse("scale(fbm(perlin(antialias=true), octaves=6), by=4) + 0.5")?;
+    /// g.resolve_footprint(0.01);
+    /// assert_eq!(g.to_expr()?, "scale(fbm(perlin(antialias=true, footprint=0.04), octaves=6), by=[4.0]) + 0.5");
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub fn resolve_footprint(&mut self, pixel: f64) {
+        match self {
+            Graph::Stack(s) => s.resolve_footprint(pixel),
+            Graph::Scale { input, by } => {
+                let k = by.iter().fold(0.0f64, |m, b| m.max(b.abs()));
+                input.resolve_footprint(pixel * k);
+            }
+            g => {
+                for c in kinds::inputs_mut(g) {
+                    c.resolve_footprint(pixel);
+                }
+            }
+        }
+    }
+
+    /// Turns [`antialias`](Stack::antialias) on in every stack of the
+    /// graph (a view's `antialias`, before
+    /// [`resolve_footprint`](Self::resolve_footprint) gives them the pixel).
+    pub fn antialias_all(&mut self) {
+        match self {
+            Graph::Stack(s) => s.antialias = true,
+            g => {
+                for c in kinds::inputs_mut(g) {
+                    c.antialias_all();
+                }
+            }
+        }
     }
 
     /// The number of nodes from the root to the deepest leaf, counting

@@ -154,6 +154,21 @@ impl Stack {
 
     pub(super) fn plan(&self) -> Result<Plan, Error> {
         self.cellular()?;
+        if let Some(f) = self.footprint {
+            if !self.antialias {
+                return Err(at(
+                    "footprint",
+                    "is the spacing that antialias fades octaves by, and antialias is off: \
+                     add antialias = true, or drop the footprint",
+                ));
+            }
+            if !(f.is_finite() && f > 0.0) {
+                return Err(at(
+                    "footprint",
+                    format!("must be positive and finite, got {f}"),
+                ));
+            }
+        }
         if !(self.frequency.is_finite() && self.frequency > 0.0) {
             return Err(at(
                 "frequency",

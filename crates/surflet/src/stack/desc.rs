@@ -111,6 +111,71 @@ pub struct Stack {
     /// # Ok::<(), surflet::Error>(())
     /// ```
     pub offset: Option<Vec<f64>>,
+    /// Whether octaves too fine for the sampling fade out (default
+    /// false): alias-free fractals, opt-in so that every output without it
+    /// keeps its bits.
+    ///
+    /// Sampled every `s` input units, an octave of frequency `fᵢ` has
+    /// `t = fᵢ · s` lattice cells per sample. Past about half a cell per
+    /// sample its detail is finer than the samples can hold, and folds back
+    /// into static (aliasing). With `antialias`, octave `i`'s amplitude is
+    /// multiplied by
+    ///
+    /// `wᵢ = 1 − smoothstep(0.2, 0.75, fᵢ · s)`
+    ///
+    /// (`smoothstep(a, b, t) = u²(3 − 2u)`, `u = (t − a)/(b − a)` clamped to
+    /// `[0, 1]`; the band of the `filteredsnoise` of Ebert et al.,
+    /// *Texturing and Modeling*, computed in `f64`): 1 where the octave is
+    /// coarse, 0 from three quarters of a cell per sample on, smooth
+    /// between. The weight is a constant per octave, so the gradient
+    /// returned is still the exact derivative of the value (`Σ wᵢ aᵢ ∇nᵢ`),
+    /// and every path (points, batches, grids, WGSL) reads the same faded
+    /// amplitudes. Warp layers fade by the same rule. An octave whose weight
+    /// is 0, and every later one whose weight is 0 too, is left out of the
+    /// evaluation, so a zoomed-out fractal also costs less.
+    ///
+    /// The [range](crate::Evaluator::range) and the normalisation stay those of the
+    /// unfaded fractal, so the values do not jump as the footprint changes:
+    /// a faded fractal is the plain one with its fine detail averaged away,
+    /// and lies in a narrower part of the same interval.
+    ///
+    /// `s` is [`footprint`](Self::footprint) where given. Without one,
+    /// `surflet render`, the explorer and `surflet analyze` give it their
+    /// pixel's size (the larger of its two sides, in input units; graphs
+    /// scale it through `scale` nodes), and [`build`](Self::build) refuses
+    /// the stack: a point has no spacing, so the caller states it.
+    ///
+    /// ```
+    /// use surflet::Field; // the trait with get, sample, fill and grid
+    /// use surflet::Stack;
+    /// let plain = Stack::from_toml_str(r#"
+    ///     noise = "perlin"
+    ///     [fractal]
+    ///     octaves = 8
+    /// "#)?;
+    /// // Samples 1/8 unit apart: octaves 0 and 1 (an eighth and a quarter of
+    /// // a cell per sample) keep all or most of their amplitude, octave 2
+    /// // (half a cell) 43 %, and octave 3 (a whole cell) and those above are
+    /// // gone.
+    /// let aa = Stack { antialias: true, footprint: Some(0.125), ..plain.clone() };
+    /// let (a, b) = (plain.build::<2>()?, aa.build::<2>()?);
+    /// let p = [0.3f64, 0.7];
+    /// assert_ne!(a.get(p), b.get(p));
+    /// assert_eq!(a.range(), b.range());
+    /// // A footprint so small that no octave reaches 0.2 cells fades nothing.
+    /// let fine = Stack { footprint: Some(1e-3), ..aa.clone() };
+    /// assert_eq!(fine.build::<2>()?.get(p), a.get(p));
+    /// // Without a footprint only a renderer knows the spacing.
+    /// let err = Stack { footprint: None, ..aa }.build::<2>().unwrap_err();
+    /// assert!(err.to_string().starts_with("antialias: "));
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub antialias: bool,
+    /// The distance between samples, in input units, that
+    /// [`antialias`](Self::antialias) fades octaves by (default: the
+    /// renderer's pixel). Positive and finite; an error without
+    /// `antialias`.
+    pub footprint: Option<f64>,
     /// The fractal (default: none, a single octave of noise).
     pub fractal: Option<FractalDesc>,
     /// The domain warp (default: none).
@@ -162,8 +227,8 @@ pub struct WarpDesc {
 }
 
 impl Default for Stack {
-    /// Simplex noise, seed 0, frequency 1, no period, offset, fractal or
-    /// warp.
+    /// Simplex noise, seed 0, frequency 1, no period, offset, antialiasing,
+    /// fractal or warp.
     fn default() -> Self {
         Stack {
             noise: default_noise(),
@@ -174,6 +239,8 @@ impl Default for Stack {
             frequency: 1.0,
             period: None,
             offset: None,
+            antialias: false,
+            footprint: None,
             fractal: None,
             warp: None,
         }

@@ -664,6 +664,8 @@ fn stack(d: usize) -> impl Strategy<Value = Stack> {
                     frequency,
                     period,
                     offset: None,
+                    antialias: false,
+                    footprint: None,
                     fractal,
                     warp,
                 }
@@ -823,12 +825,15 @@ mod key {
             frequency,
             period,
             offset,
+            antialias,
+            footprint,
             fractal: f,
             warp,
         } = s;
         out.push_str(&format!(
-            "stack {noise} {distance:?} {ret:?} {:?} {seed} {period:?} {:?} ",
+            "stack {noise} {distance:?} {ret:?} {:?} {seed} {period:?} {antialias} {:?} {:?} ",
             jitter.map(f64::to_bits),
+            footprint.map(f64::to_bits),
             offset
                 .as_ref()
                 .map(|o| o.iter().map(|v| v.to_bits()).collect::<Vec<_>>())
@@ -1338,4 +1343,77 @@ fn smoothstep_is_glsls() {
     }
     // Its measured range lies in the derived one, which is [0, 1] widened.
     assert_eq!(f.range(), (0.0, 1.0000009536743164));
+}
+
+/// A call tree with every argument named (`fbm(input=perlin(seed=2),
+/// octaves=5)`): what the explorer's node editor writes.
+fn named(t: &surflet::graph::CallTree, sigs: &[surflet::graph::Signature]) -> String {
+    use surflet::graph::CallTree;
+    match t {
+        CallTree::Call { name, args } => {
+            let sig = sigs.iter().find(|s| &s.name == name).expect("a signature");
+            let args: Vec<String> = args
+                .iter()
+                .enumerate()
+                .map(|(i, (n, v))| {
+                    let n = n.clone().unwrap_or_else(|| sig.params[i].to_string());
+                    format!("{n}={}", named(v, sigs))
+                })
+                .collect();
+            format!("{name}({})", args.join(", "))
+        }
+        CallTree::Number(_, text) => text.clone(),
+        CallTree::Word(w) => w.clone(),
+        CallTree::List(items) => {
+            let items: Vec<String> = items.iter().map(|i| named(i, sigs)).collect();
+            format!("[{}]", items.join(", "))
+        }
+    }
+}
+
+/// Every case's call tree, written back with every argument named, is the
+/// same graph: the node editor's round trip. The field parameters named in
+/// the signatures are the ones that hold calls.
+#[test]
+fn call_trees_name_their_arguments_and_read_back() {
+    use surflet::graph::{CallTree, Signature};
+    let sigs = Signature::all();
+    for s in &sigs {
+        assert!(
+            s.inputs.iter().all(|i| s.params.contains(i)),
+            "{}: inputs {:?} outside {:?}",
+            s.name,
+            s.inputs,
+            s.params
+        );
+    }
+    fn fields_are_inputs(t: &CallTree, sigs: &[Signature]) {
+        if let CallTree::Call { name, args } = t {
+            let sig = sigs.iter().find(|s| &s.name == name).unwrap();
+            for (i, (n, v)) in args.iter().enumerate() {
+                let p = n.as_deref().unwrap_or(sig.params[i]);
+                let holds_call = match v {
+                    CallTree::Call { .. } => true,
+                    CallTree::List(items) => {
+                        items.iter().any(|x| matches!(x, CallTree::Call { .. }))
+                    }
+                    _ => false,
+                };
+                if holds_call {
+                    assert!(sig.inputs.contains(&p), "{name}: {p} holds a field");
+                }
+                fields_are_inputs(v, sigs);
+            }
+        }
+    }
+    let mut cases = cases(2);
+    cases.push("displace(perlin(), by=[value(seed=1), simplex(seed=2) * 0.5])".into());
+    cases.push("fbm(perlin(antialias=true, footprint=0.01), octaves=6) + 0.25".into());
+    for text in cases {
+        let g = Graph::parse(&text).unwrap();
+        let Ok(tree) = g.call_tree() else { continue };
+        fields_are_inputs(&tree, &sigs);
+        let again = named(&tree, &sigs);
+        assert_eq!(Graph::parse(&again).unwrap(), g, "{text}\n -> {again}");
+    }
 }

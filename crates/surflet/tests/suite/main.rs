@@ -9,6 +9,7 @@
 mod common;
 mod fractal_common;
 
+mod antialias;
 mod bad_params;
 mod batch_errors;
 #[allow(clippy::needless_range_loop)]

@@ -28,6 +28,8 @@ fn sample() -> Stack {
         frequency: 0.01,
         period: Some(vec![4, 8]),
         offset: None,
+        antialias: false,
+        footprint: None,
         fractal: Some(FractalDesc {
             kind: FractalKind::Ridged,
             octaves: 5,
@@ -95,6 +97,8 @@ fn commented_file_gets_the_defaults() {
             frequency: 1.0,
             period: None,
             offset: None,
+            antialias: false,
+            footprint: None,
             fractal: Some(FractalDesc {
                 kind: FractalKind::Hybrid,
                 octaves: 6,
@@ -163,6 +167,8 @@ fn random_stacks_round_trip_unchanged() {
             frequency: rng.random_range(1e-4..10.0),
             period: None,
             offset: (i % 5 < 2).then(|| random_offset(&mut rng)),
+            antialias: i % 4 == 1,
+            footprint: (i % 4 == 1).then(|| rng.random_range(1e-4..10.0)),
             fractal: (i % 3 != 0).then_some(fractal),
             warp: (i % 2 == 0).then(|| WarpDesc {
                 kind: WarpKind::Single,

@@ -29,6 +29,9 @@ const state = {
   ramp: 'terrain',
   range: 'documented',
   dims: 2, z: 0, w: 0,
+  // On for the preview (and so for its exports): octaves finer than a
+  // pixel fade out instead of aliasing into static.
+  antialias: true,
 };
 let meta = null;
 
@@ -154,6 +157,7 @@ function refreshVisibility() {
   }
   $('stack').hidden = state.source !== 'stack';
   $('expr').hidden = state.source !== 'expr';
+  $('nodes-panel').hidden = state.source !== 'expr';
   $('ramp-row').hidden = !['ramp', 'tiled', '3d'].includes(state.mode);
   $('z-row').hidden = state.dims < 3;
   $('w-row').hidden = state.dims < 4;
@@ -189,6 +193,7 @@ function config(pixels) {
   if (!tiling()) c.view.scale = state.scale;
   if (state.dims >= 3) c.view.z = state.z;
   if (state.dims >= 4) c.view.w = state.w;
+  if (state.antialias) c.view.antialias = true;
   c.pixels = pixels || pixelsFor(state.mode);
   return c;
 }
@@ -201,11 +206,23 @@ function pixelsFor(mode) {
   return { mode: 'gray', range: state.range };
 }
 
-function body(extra, pixels) {
+// What the main view shows of an expression: the node selected in the
+// editor, where it is complete, or the whole expression.
+function shownExpr() {
+  const id = nodes.selected();
+  if (id !== null) {
+    try { return nodes.print(id); } catch (_) { /* incomplete: the whole graph */ }
+  }
+  return $('expr').value;
+}
+
+function body(extra, pixels, expr) {
   const b = { config: config(pixels), ...extra };
-  if (state.source === 'expr') b.expr = $('expr').value;
+  if (state.source === 'expr') b.expr = expr ?? shownExpr();
   return b;
 }
+// The node editor's previews render through the same requests.
+window.surfletBody = body;
 
 // ---- requests ------------------------------------------------------------
 
@@ -213,6 +230,8 @@ let controller = null;
 let generation = 0;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+window.surfletPost = (path, b, signal) => post(path, b, signal);
 
 async function post(path, b, signal) {
   for (;;) {
@@ -443,7 +462,8 @@ async function refresh3d(signal, mine) {
 
 function updateWhere() {
   const s = tiling() ? 'one period per image' : `${fmt(state.scale)} units/pixel`;
-  $('where').textContent = `origin (${fmt(state.origin[0])}, ${fmt(state.origin[1])}), ${s}`;
+  const aa = state.antialias ? ', antialiased: octaves finer than a pixel fade out' : '';
+  $('where').textContent = `origin (${fmt(state.origin[0])}, ${fmt(state.origin[1])}), ${s}${aa}`;
 }
 
 function wirePanZoom() {
@@ -489,9 +509,21 @@ function wirePanZoom() {
 
 function wireInputs() {
   for (const r of document.querySelectorAll('input[name=source]')) {
-    r.addEventListener('change', () => { state.source = r.value; refreshVisibility(); schedule(); });
+    r.addEventListener('change', () => {
+      state.source = r.value;
+      refreshVisibility();
+      if (state.source === 'expr') readExpr();
+      schedule();
+    });
   }
-  $('expr').addEventListener('input', schedule);
+  // The box and the editor are two views of one graph: typing here lays
+  // the graph out again (after a pause), an edit there rewrites the box.
+  let typing = null;
+  $('expr').addEventListener('input', () => {
+    schedule();
+    clearTimeout(typing);
+    typing = setTimeout(readExpr, 400);
+  });
   $('mode').addEventListener('change', () => {
     state.mode = $('mode').value;
     $('gl').hidden = state.mode !== '3d';
@@ -507,6 +539,7 @@ function wireInputs() {
     out.value = input.value;
     input.addEventListener('input', () => { state[axis] = Number(input.value); out.value = input.value; schedule(); });
   }
+  $('antialias').addEventListener('change', () => { state.antialias = $('antialias').checked; schedule(); });
   $('reset-view').addEventListener('click', () => { state.origin = [0, 0]; state.scale = DEFAULT_SCALE; schedule(); });
   for (const b of document.querySelectorAll('[data-export]')) {
     b.addEventListener('click', () => exportAs(b.dataset.export));
@@ -524,6 +557,29 @@ function wireInputs() {
     const f = $('file').files[0];
     if (f) { const text = await f.text(); $('import').value = text; load(text); }
   });
+}
+
+// Lays the expression box's graph out in the node editor.
+async function readExpr() {
+  try {
+    const r = await post('/api/export', { config: config(), expr: $('expr').value });
+    const e = await r.json();
+    if (e.tree) nodes.load(e.tree);
+    surflet.treeLoads = (surflet.treeLoads || 0) + 1;
+  } catch (err) {
+    setStatus(err.message, true);
+  }
+}
+
+// An edit in the node editor: its graph into the box, and a new preview.
+function nodesChanged() {
+  try {
+    $('expr').value = nodes.expression();
+  } catch (e) {
+    setStatus(e.message, true);
+    return;
+  }
+  schedule();
 }
 
 // The kind of text the export box holds (null until a button is pressed);
@@ -557,6 +613,7 @@ async function load(text) {
     const r = await post('/api/export', b);
     const e = await r.json();
     apply(e.config, e.expr);
+    if (e.tree) nodes.load(e.tree);
     setStatus('config loaded');
   } catch (err) {
     setStatus(err.message, true);
@@ -591,6 +648,7 @@ function apply(c, expr) {
   const sc = Array.isArray(v.scale) ? v.scale[0] : v.scale;
   state.scale = sc === undefined ? DEFAULT_SCALE : ratioValue(sc);
   state.dims = v.dims || 2; state.z = v.z || 0; state.w = v.w || 0;
+  state.antialias = v.antialias === true;
   const px = c.pixels || {};
   state.mode = px.mode || 'gray';
   if (px.ramp) state.ramp = px.ramp;
@@ -635,6 +693,7 @@ function syncControls() {
   $('range').value = state.range;
   $('dims').value = String(state.dims);
   $('z').value = state.z; $('w').value = state.w;
+  $('antialias').checked = state.antialias;
   refreshVisibility();
 }
 
@@ -643,6 +702,7 @@ async function main() {
   meta = await r.json();
   for (const p of meta.parameters) state.values[p.path] = p.default;
   buildControls();
+  nodes.init(meta, nodesChanged);
   wireInputs();
   wirePanZoom();
   refresh();

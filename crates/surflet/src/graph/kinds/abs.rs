@@ -17,6 +17,11 @@ impl Kind for Abs {
         vec![x]
     }
 
+    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
+        parts!(g, Graph::Abs(x));
+        vec![x]
+    }
+
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::Abs(a.field("input")?))
     }

@@ -16,10 +16,16 @@ macro_rules! binary_kind {
         impl Kind for $unit {
             const NAME: &'static str = $name;
             const PARAMS: &'static [&'static str] = &["a", "b"];
+            const INPUTS: &'static [&'static str] = &["a", "b"];
             const POSITIONAL: usize = 2;
             type Op<const D: usize> = Zipped<$unit, D>;
 
             fn inputs(g: &Graph) -> Vec<&Graph> {
+                parts!(g, Graph::$variant(a, b));
+                vec![a, b]
+            }
+
+            fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
                 parts!(g, Graph::$variant(a, b));
                 vec![a, b]
             }

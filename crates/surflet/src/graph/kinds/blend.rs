@@ -18,10 +18,16 @@ pub(in crate::graph) struct Blended<const D: usize> {
 impl Kind for Blend {
     const NAME: &'static str = "blend";
     const PARAMS: &'static [&'static str] = &["a", "b", "control"];
+    const INPUTS: &'static [&'static str] = &["a", "b", "control"];
     const POSITIONAL: usize = 2;
     type Op<const D: usize> = Blended<D>;
 
     fn inputs(g: &Graph) -> Vec<&Graph> {
+        parts!(g, Graph::Blend { a, b, control });
+        vec![a, b, control]
+    }
+
+    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
         parts!(g, Graph::Blend { a, b, control });
         vec![a, b, control]
     }

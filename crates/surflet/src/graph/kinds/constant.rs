@@ -13,10 +13,15 @@ pub(in crate::graph) struct Constant(f64);
 impl Kind for Const {
     const NAME: &'static str = "const";
     const PARAMS: &'static [&'static str] = &["value"];
+    const INPUTS: &'static [&'static str] = &[];
     const POSITIONAL: usize = 1;
     type Op<const D: usize> = Constant;
 
     fn inputs(_g: &Graph) -> Vec<&Graph> {
+        vec![]
+    }
+
+    fn inputs_mut(_g: &mut Graph) -> Vec<&mut Graph> {
         vec![]
     }
 

@@ -15,6 +15,7 @@ pub(in crate::graph) struct CustomOp<const D: usize>(Arc<dyn DynField<D>>);
 impl Kind for CustomKind {
     const NAME: &'static str = "custom";
     const PARAMS: &'static [&'static str] = &[];
+    const INPUTS: &'static [&'static str] = &[];
     const POSITIONAL: usize = 0;
     type Op<const D: usize> = CustomOp<D>;
 
@@ -22,9 +23,17 @@ impl Kind for CustomKind {
     fn params(_name: &str) -> Option<Vec<&'static str>> {
         None
     }
+    fn inputs_of(_name: &str) -> Option<Vec<&'static str>> {
+        None
+    }
+
     fn names(_out: &mut Vec<String>) {}
 
     fn inputs(_g: &Graph) -> Vec<&Graph> {
+        vec![]
+    }
+
+    fn inputs_mut(_g: &mut Graph) -> Vec<&mut Graph> {
         vec![]
     }
 

@@ -18,6 +18,8 @@ pub(in crate::graph) struct Displaced<const D: usize> {
 impl Kind for Displace {
     const NAME: &'static str = "displace";
     const PARAMS: &'static [&'static str] = &["input", "by"];
+    /// `by` is a list of fields, one per axis.
+    const INPUTS: &'static [&'static str] = &["input", "by"];
     const POSITIONAL: usize = 1;
     type Op<const D: usize> = Displaced<D>;
 
@@ -25,6 +27,13 @@ impl Kind for Displace {
         parts!(g, Graph::Displace { input, by });
         let mut v: Vec<&Graph> = vec![input];
         v.extend(by.iter());
+        v
+    }
+
+    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
+        parts!(g, Graph::Displace { input, by });
+        let mut v: Vec<&mut Graph> = vec![input];
+        v.extend(by.iter_mut());
         v
     }
 

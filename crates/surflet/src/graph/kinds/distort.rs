@@ -24,6 +24,11 @@ impl Kind for Distort {
         vec![input]
     }
 
+    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
+        parts!(g, Graph::Distort { input, .. });
+        vec![input]
+    }
+
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         let roughness = a.whole("roughness")?.unwrap_or(3);
         Ok(Graph::Distort {

@@ -97,9 +97,17 @@ pub(super) trait Kind {
     /// What it compiles to.
     type Op<const D: usize>: Eval<D>;
 
+    /// Which of [`PARAMS`](Self::PARAMS) take fields (`x` of `abs(x)`),
+    /// rather than numbers or words.
+    const INPUTS: &'static [&'static str] = &["input"];
+
     /// The parameters of the function `name`, if this kind is called so.
     fn params(name: &str) -> Option<Vec<&'static str>> {
         (name == Self::NAME).then(|| Self::PARAMS.to_vec())
+    }
+    /// The parameters of the function `name` that take fields.
+    fn inputs_of(name: &str) -> Option<Vec<&'static str>> {
+        (name == Self::NAME).then(|| Self::INPUTS.to_vec())
     }
     /// Its function names, for "unknown function" messages.
     fn names(out: &mut Vec<String>) {
@@ -111,6 +119,9 @@ pub(super) trait Kind {
     }
     /// Its field inputs, in order.
     fn inputs(g: &Graph) -> Vec<&Graph>;
+    /// The same inputs, to change (a description rewritten in place:
+    /// [`Graph::resolve_footprint`]).
+    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph>;
     /// The node a call of it describes.
     fn read(a: &Args<'_>) -> Result<Graph, Bad>;
     /// The node as a description: a call ([`Writer::call`]) or a value.
@@ -461,6 +472,13 @@ macro_rules! kinds {
             }
         }
 
+        /// `g`'s field inputs, to change.
+        pub(super) fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
+            match g {
+                $(Graph::$variant { .. } => <$unit>::inputs_mut(g),)*
+            }
+        }
+
         /// `g`'s function name.
         pub(super) fn name_of(g: &Graph) -> &'static str {
             match g {
@@ -478,6 +496,11 @@ macro_rules! kinds {
         /// The parameters of the function `name`, if there is one.
         pub(super) fn params_of(name: &str) -> Option<Vec<&'static str>> {
             None$(.or_else(|| <$unit>::params(name)))*
+        }
+
+        /// Which parameters of the function `name` take fields.
+        pub(super) fn inputs_of(name: &str) -> Option<Vec<&'static str>> {
+            None$(.or_else(|| <$unit>::inputs_of(name)))*
         }
 
         /// The node a call describes (its name is known: see [`params_of`]).

@@ -17,6 +17,11 @@ impl Kind for Neg {
         vec![x]
     }
 
+    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
+        parts!(g, Graph::Neg(x));
+        vec![x]
+    }
+
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::Neg(a.field("input")?))
     }

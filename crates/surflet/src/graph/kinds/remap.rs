@@ -21,6 +21,11 @@ impl Kind for Remap {
         vec![input]
     }
 
+    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
+        parts!(g, Graph::Remap { input, .. });
+        vec![input]
+    }
+
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         let two = |p: &str| -> Result<[f64; 2], Bad> {
             let v = a

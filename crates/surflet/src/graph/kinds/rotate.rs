@@ -28,6 +28,11 @@ impl Kind for Rotate {
         vec![input]
     }
 
+    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
+        parts!(g, Graph::Rotate { input, .. });
+        vec![input]
+    }
+
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         let by = match (a.num("angle")?, a.list("matrix")?) {
             (Some(t), None) => Rotation::Angle(t),

@@ -20,6 +20,11 @@ impl Kind for ScaleBias {
         vec![input]
     }
 
+    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
+        parts!(g, Graph::ScaleBias { input, .. });
+        vec![input]
+    }
+
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::ScaleBias {
             input: a.field("input")?,

@@ -20,10 +20,16 @@ pub(in crate::graph) struct Selected<const D: usize> {
 impl Kind for Select {
     const NAME: &'static str = "select";
     const PARAMS: &'static [&'static str] = &["a", "b", "control", "threshold", "falloff"];
+    const INPUTS: &'static [&'static str] = &["a", "b", "control"];
     const POSITIONAL: usize = 2;
     type Op<const D: usize> = Selected<D>;
 
     fn inputs(g: &Graph) -> Vec<&Graph> {
+        parts!(g, Graph::Select { a, b, control, .. });
+        vec![a, b, control]
+    }
+
+    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
         parts!(g, Graph::Select { a, b, control, .. });
         vec![a, b, control]
     }

@@ -23,6 +23,11 @@ impl Kind for Smoothstep {
         vec![input]
     }
 
+    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
+        parts!(g, Graph::Smoothstep { input, .. });
+        vec![input]
+    }
+
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::Smoothstep {
             edge0: a.number("edge0")?,

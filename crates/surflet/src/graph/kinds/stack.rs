@@ -105,6 +105,16 @@ impl Kind for StackKind {
         }
     }
 
+    fn inputs_of(name: &str) -> Option<Vec<&'static str>> {
+        if noise_fn(name).is_some() {
+            Some(Vec::new())
+        } else if FractalKind::from_name(name).is_ok() || name == "warp" {
+            Some(vec!["input"])
+        } else {
+            None
+        }
+    }
+
     fn names(out: &mut Vec<String>) {
         out.extend(NoiseKind::ALL.iter().map(|k| k.name().replace('-', "_")));
         out.extend(FractalKind::ALL.iter().map(|k| k.name().to_string()));
@@ -123,6 +133,10 @@ impl Kind for StackKind {
     }
 
     fn inputs(_g: &Graph) -> Vec<&Graph> {
+        vec![]
+    }
+
+    fn inputs_mut(_g: &mut Graph) -> Vec<&mut Graph> {
         vec![]
     }
 

@@ -24,6 +24,11 @@ impl Kind for Terrace {
         vec![input]
     }
 
+    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
+        parts!(g, Graph::Terrace { input, .. });
+        vec![input]
+    }
+
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::Terrace {
             input: a.field("input")?,

@@ -25,6 +25,11 @@ impl Kind for Translate {
         vec![input]
     }
 
+    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
+        parts!(g, Graph::Translate { input, .. });
+        vec![input]
+    }
+
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         let by = by_axes(a)?;
         Ok(Graph::Translate {
