@@ -191,6 +191,17 @@ value at a point is the unmoved stack's at point + offset/frequency, every
 octave and the warp moving together, so layers or neighbouring tiles can
 differ without another seed. A whole number of periods gives the same
 tile. Expressions (--expr) have no offset yet.
+
+`antialias = true` fades the octaves too fine for the sampling, so that a
+zoomed-out fractal does not alias into static: octave i's amplitude is
+multiplied by 1 - smoothstep(0.2, 0.75, f_i * footprint), f_i its frequency
+and `footprint` (a key, in world units) the spacing of the samples; the
+value and the gradient fade alike and the range stays the plain one. render
+and analyze give a stack without a footprint their pixel's size, and
+render --antialias (a config's [view] antialias = true) turns it on for
+every stack of the description, graph leaves included; sample, Python and
+the C API evaluate points, which have no spacing, so there the footprint is
+stated. In an expression: perlin(antialias=true, footprint=0.01).
 ";
 
 const CONFIG: &str = "\
@@ -217,6 +228,7 @@ replaces FILE (atomically); --no-clobber refuses to.
   dims = 2                 # --dims
   z = 0.0                  # --z, 3D and 4D
   w = 0.0                  # --w, 4D
+  antialias = true         # --antialias: octaves finer than a pixel fade
   [pixels]                 # render only
   mode = \"ramp\"            # gray, ramp or normal
   ramp = \"terrain\"         # --ramp

@@ -125,6 +125,21 @@ const nodes = (() => {
     throw new Error('a field where a value belongs');
   }
 
+  // Zooms out, if need be, so that a layout `w` by `h` fits the canvas;
+  // the canvas scales about its centre (Drawflow's transform), so the
+  // translation puts the layout's corner at the canvas's.
+  function view(w, h) {
+    const box = document.getElementById('drawflow');
+    // Hidden (a stack's config loaded in stack mode), the canvas has no
+    // size: keep the full size rather than zoom to nothing.
+    const z = box.clientWidth && box.clientHeight ? Math.min(1, box.clientWidth / w, box.clientHeight / h) : 1;
+    const tx = -(box.clientWidth / 2) * (1 - z), ty = -(box.clientHeight / 2) * (1 - z);
+    editor.zoom = editor.zoom_last_value = z;
+    editor.canvas_x = tx;
+    editor.canvas_y = ty;
+    editor.precanvas.style.transform = `translate(${tx}px, ${ty}px) scale(${z})`;
+  }
+
   // Rebuilds the editor from a call tree, laid out by depth, the root at
   // the right.
   function load(tree) {
@@ -169,6 +184,7 @@ const nodes = (() => {
         const n = editor.drawflow.drawflow.Home.data[id];
         n.pos_x = x; n.pos_y = y;
       }
+      view(10 + (deepest + 1) * COLUMN, 10 + Math.max(...columns) * ROW);
       for (const [id] of made) editor.updateConnectionNodes('node-' + id);
     } finally {
       quiet = false;
@@ -222,7 +238,7 @@ const nodes = (() => {
       const n = Object.keys(editor.export().drawflow.Home.data).length;
       add(palette.value, {}, 10 + (n % 5) * COLUMN, 10 + Math.floor(n / 5) * ROW);
     });
-    document.getElementById('clear-nodes').addEventListener('click', () => { editor.clear(); edited(); });
+    document.getElementById('clear-nodes').addEventListener('click', () => { editor.clear(); view(1, 1); edited(); });
     window.surflet.editor = editor;
   }
 
