@@ -54,7 +54,8 @@ minus, parentheses, lists [a, b] and names or \"strings\" as values.
 
 Leaves (a noise stack each):
 {leaves}
-                      seed=, frequency=, period=[..], offset=[..];
+                      seed=, frequency=, period=[..], offset=[..],
+                      antialias=true, footprint=;
                       cellular: distance=, return=\"f2-f1\", jitter=
   fbm(N) ridged(N) billow(N) turbulence(N) hybrid(N)
                       {fractal_args}

@@ -496,7 +496,9 @@ fn four(dims: usize) -> Error {
 /// fractal in 2D or 3D, chosen at run time: the divergence-free vector
 /// field whose potential is the stack's fractal, at the point moved by the
 /// stack's [`offset`](crate::Stack::offset) (`offset / frequency` input
-/// units). The stack's warp has no place in curl noise and is not used.
+/// units). The stack's warp has no place in curl noise and is not used. An
+/// [antialiased](crate::Stack::antialias) stack is refused rather than
+/// curled unfaded: curl noise does not fade its potentials' octaves yet.
 ///
 /// ```
 /// use surflet::dynamic::DynCurl;
@@ -519,6 +521,12 @@ enum CurlDims {
 impl DynCurl {
     /// The curl noise of `stack`'s fractal in `dims` dimensions (2 or 3).
     pub fn stack(stack: &crate::stack::Stack, dims: usize) -> Result<DynCurl, Error> {
+        if stack.antialias {
+            return Err(Error::Config {
+                key: "antialias".into(),
+                message: "curl noise does not fade its octaves yet; drop antialias".into(),
+            });
+        }
         fn build<const D: usize>(
             stack: &crate::stack::Stack,
         ) -> Result<(crate::curl::Curl<D>, [f64; D]), Error> {

@@ -191,3 +191,55 @@ fn analyze_measures_less_power_above_nyquist() {
         );
     }
 }
+
+/// Bad input is refused with the key or flag named: an oversampled slice
+/// past 4096 samples a side, a stack antialiased without a footprint where
+/// no pixel gives one (`sample` evaluates points), a footprint without
+/// `antialias`.
+#[cfg(feature = "plots")]
+#[test]
+fn antialias_and_oversample_bad_input() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("out");
+    let (_, e) = fails(
+        &[
+            "analyze",
+            out.to_str().unwrap(),
+            "perlin",
+            "--oversample",
+            "16",
+        ],
+        "",
+        2,
+    );
+    assert!(e.contains("8192 samples a side; the most is 4096"), "{e}");
+    assert!(!out.exists(), "a refused analysis made its directory");
+    let d = dir.path();
+    let unstated = config(
+        d,
+        "u.toml",
+        "version = 2\nnoise = \"perlin\"\nantialias = true\n[fractal]\noctaves = 4\n",
+    );
+    // sample builds the stack at its first line, in the line's dimension:
+    // a runtime error there, naming the line and the key.
+    let (_, e) = fails(&["sample", "--config", &unstated], "0.5 0.5\n", 1);
+    assert!(e.contains("antialias: needs the spacing"), "{e}");
+    let stray = config(
+        d,
+        "s.toml",
+        "version = 2\nnoise = \"perlin\"\nfootprint = 0.5\n",
+    );
+    let faded = config(
+        d,
+        "f.toml",
+        "version = 2\nnoise = \"perlin\"\nantialias = true\nfootprint = 0.1\n",
+    );
+    let (_, e) = fails(&["sample", "curl2", "--config", &faded], "0.5 0.5\n", 2);
+    assert!(e.contains("antialias: curl noise does not fade"), "{e}");
+    let png = d.join("x.png");
+    let e = render_err(&[png.to_str().unwrap(), "--config", &stray], 2);
+    assert!(
+        e.contains("footprint: is the spacing that antialias fades"),
+        "{e}"
+    );
+}
