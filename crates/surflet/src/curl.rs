@@ -91,6 +91,33 @@ impl<const D: usize> Curl<D> {
         }
     }
 
+    /// The same curl noise with each potential's octaves faded for samples
+    /// `footprint` input units apart, as an
+    /// [antialiased](crate::Stack::antialias) stack fades its own: octave
+    /// `i`'s amplitude times `1 − smoothstep(0.2, 0.75, fᵢ · footprint)`.
+    /// The weights are constants, so the field stays the exact curl of the
+    /// faded potentials, divergence-free as before.
+    /// [`potentials`](Self::potentials) stay the unfaded fractals.
+    ///
+    /// ```
+    /// use surflet::{Curl, Fractal, FractalKind, FractalParams, Noise, NoiseKind};
+    /// let psi = Fractal::new(
+    ///     Noise::<2>::new(NoiseKind::Perlin, 1),
+    ///     FractalParams { octaves: 8, ..FractalParams::new(FractalKind::Fbm) },
+    /// )?;
+    /// let plain = Curl::<2>::new(psi);
+    /// let p = [0.3f64, 0.7];
+    /// assert_eq!(plain.with_footprint(1e-4).get(p), plain.get(p)); // nothing fades
+    /// assert_ne!(plain.with_footprint(0.1).get(p), plain.get(p));
+    /// assert_eq!(plain.with_footprint(1.0).get(p), [0.0; 2]); // everything does
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub fn with_footprint(&self, footprint: f64) -> Self {
+        let mut faded = self.clone();
+        faded.program.fade(footprint);
+        faded
+    }
+
     /// The potentials: one in 2D, three in 3D.
     pub fn potentials(&self) -> &[Fractal<D>] {
         &self.potentials

@@ -497,8 +497,8 @@ fn four(dims: usize) -> Error {
 /// field whose potential is the stack's fractal, at the point moved by the
 /// stack's [`offset`](crate::Stack::offset) (`offset / frequency` input
 /// units). The stack's warp has no place in curl noise and is not used. An
-/// [antialiased](crate::Stack::antialias) stack is refused rather than
-/// curled unfaded: curl noise does not fade its potentials' octaves yet.
+/// [antialiased](crate::Stack::antialias) stack fades its potentials'
+/// octaves by its footprint ([`Curl::with_footprint`](crate::Curl::with_footprint)).
 ///
 /// ```
 /// use surflet::dynamic::DynCurl;
@@ -521,12 +521,6 @@ enum CurlDims {
 impl DynCurl {
     /// The curl noise of `stack`'s fractal in `dims` dimensions (2 or 3).
     pub fn stack(stack: &crate::stack::Stack, dims: usize) -> Result<DynCurl, Error> {
-        if stack.antialias {
-            return Err(Error::Config {
-                key: "antialias".into(),
-                message: "curl noise does not fade its octaves yet; drop antialias".into(),
-            });
-        }
         fn build<const D: usize>(
             stack: &crate::stack::Stack,
         ) -> Result<(crate::curl::Curl<D>, [f64; D]), Error> {
@@ -539,7 +533,13 @@ impl DynCurl {
                     .as_ref()
                     .map_or(0.0, |o| o[a] / stack.frequency)
             });
-            Ok((crate::curl::Curl::new(e.fractal().clone()), shift))
+            let curl = crate::curl::Curl::new(e.fractal().clone());
+            // `build` refused an antialiased stack without a footprint.
+            let curl = match (stack.antialias, stack.footprint) {
+                (true, Some(f)) => curl.with_footprint(f),
+                _ => curl,
+            };
+            Ok((curl, shift))
         }
         Ok(DynCurl(match dims {
             2 => {

@@ -48,3 +48,48 @@ impl<const D: usize> Program<D> {
         self.layers.push(layer);
     }
 }
+
+/// The weight [`Stack::antialias`](crate::Stack::antialias) gives an
+/// octave with `t` lattice cells per sample: `1 − smoothstep(0.2, 0.75, t)`,
+/// in `f64`.
+fn fade_weight(t: f64) -> f64 {
+    const LO: f64 = 0.2;
+    const HI: f64 = 0.75;
+    if t <= LO {
+        1.0
+    } else if t >= HI {
+        0.0
+    } else {
+        let u = (t - LO) / (HI - LO);
+        1.0 - u * u * (3.0 - 2.0 * u)
+    }
+}
+
+impl<const D: usize> Program<D> {
+    /// Fades each octave by [`fade_weight`] at `footprint` (see
+    /// [`Stack::antialias`](crate::Stack::antialias)), and leaves out each
+    /// layer's last octaves while their weight is 0 (keeping one, so that
+    /// every layer still has an octave to end). Folded into the amplitudes,
+    /// like a stack's offset, so every path reads the same constants. Stacks
+    /// and curl noise fade their programs with it.
+    pub(crate) fn fade(&mut self, footprint: f64) {
+        let mut octaves = Vec::with_capacity(self.octaves.len());
+        for layer in &mut self.layers {
+            let mine = &self.octaves[layer.first..layer.first + layer.count];
+            let weights: Vec<f64> = mine
+                .iter()
+                .map(|o| fade_weight(o.freq * footprint))
+                .collect();
+            let keep = weights.iter().rposition(|&w| w != 0.0).map_or(1, |i| i + 1);
+            layer.first = octaves.len();
+            layer.count = keep;
+            for (o, w) in mine.iter().zip(&weights).take(keep) {
+                octaves.push(OctaveSpec {
+                    amp: o.amp * w,
+                    ..*o
+                });
+            }
+        }
+        self.octaves = octaves;
+    }
+}

@@ -8,7 +8,7 @@ use crate::float::Float;
 use crate::fractal::Fractal;
 use crate::grid::Grid;
 use crate::noise::{Noise, NoiseKind};
-use crate::program::{OctaveSpec, Program};
+use crate::program::Program;
 use crate::sample::Bounds;
 use crate::simd::Isa;
 use crate::warp::Warp;
@@ -65,7 +65,7 @@ impl Stack {
                      footprint (in input units)",
                 )
             })?;
-            fade(&mut program, footprint);
+            program.fade(footprint);
         }
         Ok(Evaluator {
             stack: self.clone(),
@@ -143,47 +143,6 @@ impl Stack {
             self.footprint = Some(pixel.abs().min(f64::MAX));
         }
     }
-}
-
-/// The weight [`Stack::antialias`] gives an octave with `t` lattice cells
-/// per sample: `1 − smoothstep(0.2, 0.75, t)`, in `f64`.
-pub(crate) fn fade_weight(t: f64) -> f64 {
-    const LO: f64 = 0.2;
-    const HI: f64 = 0.75;
-    if t <= LO {
-        1.0
-    } else if t >= HI {
-        0.0
-    } else {
-        let u = (t - LO) / (HI - LO);
-        1.0 - u * u * (3.0 - 2.0 * u)
-    }
-}
-
-/// Fades each octave of `program` by [`fade_weight`] at `footprint`
-/// (see [`Stack::antialias`]), and leaves out each layer's last octaves
-/// while their weight is 0 (keeping one, so that every layer still has
-/// an octave to end). Folded into the amplitudes, like the offset, so every
-/// path reads the same constants.
-fn fade<const D: usize>(program: &mut Program<D>, footprint: f64) {
-    let mut octaves = Vec::with_capacity(program.octaves.len());
-    for layer in &mut program.layers {
-        let mine = &program.octaves[layer.first..layer.first + layer.count];
-        let weights: Vec<f64> = mine
-            .iter()
-            .map(|o| fade_weight(o.freq * footprint))
-            .collect();
-        let keep = weights.iter().rposition(|&w| w != 0.0).map_or(1, |i| i + 1);
-        layer.first = octaves.len();
-        layer.count = keep;
-        for (o, w) in mine.iter().zip(&weights).take(keep) {
-            octaves.push(OctaveSpec {
-                amp: o.amp * w,
-                ..*o
-            });
-        }
-    }
-    program.octaves = octaves;
 }
 
 /// A compiled [`Stack`] in `D` dimensions: its fractal, evaluated at warped

@@ -71,6 +71,10 @@ fn all<const D: usize>(period: [u32; D]) {
         tally(check(&format!("{kind} noise"), &plain, seed));
         let fractal = Curl::new(Fractal::new(Noise::<D>::new(kind, seed), fbm(4)).unwrap());
         tally(check(&format!("{kind} fbm"), &fractal, seed + 100));
+        // Faded octaves (an antialiased stack's): weights 0.98, 0.43, 0, 0.
+        let faded = fractal.with_footprint(0.25);
+        assert_ne!(faded, fractal);
+        tally(check(&format!("{kind} faded fbm"), &faded, seed + 300));
         if let Ok(n) = Noise::<D>::new(kind, seed).with_period(period) {
             let tiled = Curl::new(Fractal::new(n, fbm(3)).unwrap());
             tally(check(&format!("tiled {kind} fbm"), &tiled, seed + 200));
