@@ -53,6 +53,13 @@ pub fn graphs(d: usize) -> Vec<String> {
         "max(-perlin(seed=1), pow(simplex(seed=2), 3)) + pow(2 + value(), -2) + pow(perlin(), 0) \
          - pow(billow(simplex(seed=9), octaves=2), 5)"
             .into(),
+        // Non-integer exponents (double-f32 in both), over bases near 0 and
+        // 1, with a negative exponent, and 0 (fbm's clamp) on the special
+        // path.
+        "pow(abs(simplex(seed=2)), 1.5) + pow(value(seed=3) * 0.5 + 1.25, -2.7) \
+         - pow(max(perlin(seed=4), 0) + 0.5, 0.45) * 0.3 + pow(abs(perlin(seed=6)) * 0.5 + 0.01, 7.3) \
+         + pow(max(fbm(value(seed=7), octaves=2), 0), 2.5)"
+            .into(),
         "clamp(fbm(perlin(seed=9), octaves=3), -0.3, 0.4) + scale_bias(simplex(), 0.5, -0.25) \
          + remap(value(seed=3), from=[-1, 1], to=[0, 2]) + 0"
             .into(),

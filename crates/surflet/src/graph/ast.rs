@@ -45,7 +45,9 @@ pub enum Graph {
     /// `pow(x, exponent)` with a constant exponent. Whole exponents (up to
     /// ±64) are exact repeated products defined for every `x`; other
     /// exponents need `x ≥ 0` over the input's range, and a negative one
-    /// needs 0 outside it (checked when built).
+    /// needs 0 outside it (checked when built); in `f32` they are computed
+    /// in double-`f32` arithmetic that shaders repeat, within a unit of
+    /// `f64::powf` rounded.
     Pow {
         /// The base.
         input: Box<Graph>,

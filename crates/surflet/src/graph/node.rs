@@ -85,8 +85,10 @@ impl<const D: usize> GraphField<D> {
     /// same order; a graph that is a single stack gives that stack's module.
     ///
     /// Fails where [`Evaluator::wgsl`] does (dimension, noise, name), and
-    /// on nodes that have no WGSL form: a custom field (Rust code) and a
-    /// power with a non-integer exponent (computed in `f64` on the CPU).
+    /// on the one node that has no WGSL form: a custom field (Rust code).
+    /// A power with a non-integer exponent is computed in double-`f32`
+    /// arithmetic in `f32` on both sides (so its `f32` results are within
+    /// a unit of `f64::powf`'s, rounded).
     ///
     /// ```
     /// use surflet::Graph;

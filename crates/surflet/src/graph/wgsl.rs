@@ -39,6 +39,8 @@ pub(in crate::graph) struct Out<const D: usize> {
     count: usize,
     /// The noise kinds of the stacks written, for the preamble.
     kinds: Vec<crate::noise::NoiseKind>,
+    /// Functions shared by nodes, each once.
+    libs: Vec<String>,
 }
 
 impl<const D: usize> Out<D> {
@@ -48,6 +50,14 @@ impl<const D: usize> Out<D> {
             fns: String::new(),
             count: 0,
             kinds: Vec::new(),
+            libs: Vec::new(),
+        }
+    }
+
+    /// Adds functions that several nodes may call, once.
+    pub fn library(&mut self, text: String) {
+        if !self.libs.contains(&text) {
+            self.libs.push(text);
         }
     }
 
@@ -131,6 +141,10 @@ impl<const D: usize> Out<D> {
         let mut out = crate::wgsl::preamble::<D>(name, &self.kinds);
         out.push_str(HELPERS);
         out.push('\n');
+        for lib in &self.libs {
+            out.push_str(lib);
+            out.push('\n');
+        }
         out.push_str(&self.fns);
         let _ = writeln!(
             out,
@@ -221,11 +235,15 @@ mod tests {
         let custom = Graph::custom("mine", Noise::<2>::new(NoiseKind::Value, 9));
         let e = err(&custom.add(leaf(NoiseKind::Perlin, 1)));
         assert!(e.contains("custom field") && e.contains("GPU"), "{e}");
-        let e = err(&leaf(NoiseKind::Perlin, 1).abs().pow(0.5));
-        assert!(
-            e.contains("non-integer exponent (0.5)") && e.contains("f64"),
-            "{e}"
-        );
+        // A non-integer power has one: the library once, whatever the
+        // number of powers, and each power's constants.
+        let two_powers = leaf(NoiseKind::Perlin, 1)
+            .abs()
+            .pow(0.5)
+            .add(leaf(NoiseKind::Value, 2).abs().pow(2.5).neg());
+        let text = two_powers.build::<2>().unwrap().wgsl("f").unwrap();
+        assert_eq!(text.matches("fn surflet_pow_parts(").count(), 1);
+        assert_eq!(text.matches("surflet_pow_parts(x, e)").count(), 2);
         // Every family noise has a kernel, cellular included.
         let mixed = leaf(NoiseKind::Cellular, 1).add(leaf(NoiseKind::OpenSimplex2, 1));
         assert!(mixed.build::<3>().unwrap().wgsl("f").is_ok());

@@ -219,6 +219,12 @@ pub(super) trait Pointwise: Clone {
     /// [`apply`](Self::apply)'s pair, operation for operation.
     #[cfg(feature = "wgsl")]
     fn wgsl(&self) -> Result<String, Error>;
+    /// Functions the body calls that the module holds once, however many
+    /// nodes call them.
+    #[cfg(feature = "wgsl")]
+    fn wgsl_lib(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A [`Pointwise`] map of a node, compiled.
@@ -240,13 +246,19 @@ impl<M: Pointwise, const D: usize> Eval<D> for Mapped<M, D> {
     #[cfg(feature = "wgsl")]
     fn wgsl(&self, w: &mut Out<D>, jac: bool) -> Result<String, Error> {
         let input = self.input.wgsl(w, jac)?;
+        if let Some(lib) = self.map.wgsl_lib() {
+            w.library(lib);
+        }
         let m = w.fresh();
         w.helper(&format!(
             "fn {m}(x: f32) -> vec2<f32> {{\n{}}}\n",
             self.map.wgsl()?
         ));
+        // The chain rule's product is rounded on its own: a parent adds it
+        // to something, and a driver may fuse the two (lavapipe did, in
+        // `(pow(a, 1.5) + pow(b, -2.7)) - c`'s gradient).
         let body = format!(
-            "    let r = {input}(q, j);\n    let m = {m}({});\n    return {}(m.x, {} * m.y);\n",
+            "    let r = {input}(q, j);\n    let m = {m}({});\n    return {}(m.x, surflet_p{D}({} * m.y));\n",
             w.v("r"),
             w.rt(),
             w.grad("r")

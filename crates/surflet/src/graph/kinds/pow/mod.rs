@@ -4,6 +4,10 @@
 
 use super::prelude::*;
 
+mod real;
+
+use real::RealPow;
+
 /// The power kind.
 pub(in crate::graph) struct Pow;
 
@@ -12,8 +16,9 @@ pub(in crate::graph) struct Pow;
 pub(in crate::graph) enum PowMap {
     /// By repeated squaring.
     Int(i32),
-    /// Through `f64::powf`.
-    Real(f64),
+    /// Through `f64::powf` in `f64`, and in `f32` through the
+    /// double-`f32` computation that a shader repeats ([`real`]).
+    Real(Box<RealPow>),
 }
 
 impl Kind for Pow {
@@ -56,7 +61,7 @@ impl Kind for Pow {
         if e.abs() <= 64.0 && e == (e as i32) as f64 {
             return cx.map(PowMap::Int(e as i32), input);
         }
-        let (m, range) = cx.map(PowMap::Real(e), input)?;
+        let (m, range) = cx.map(PowMap::Real(Box::new(RealPow::new(e))), input)?;
         let (lo, _) = m.input.range;
         if lo < 0.0 || (e < 0.0 && lo <= 0.0) {
             return Err(cx.bad(format!(
@@ -121,13 +126,14 @@ impl Pointwise for PowMap {
                 k(f64::from(n)),
                 powi_wgsl(n - 1)
             )),
-            PowMap::Real(e) => Err(Error::Parameter {
-                name: "wgsl".into(),
-                reason: format!(
-                    "pow with a non-integer exponent ({e}) has no WGSL form: the CPU \
-                     computes it in f64, which WGSL lacks (whole exponents up to ±64 have one)"
-                ),
-            }),
+            PowMap::Real(ref p) => Ok(p.wgsl_body()),
+        }
+    }
+    #[cfg(feature = "wgsl")]
+    fn wgsl_lib(&self) -> Option<String> {
+        match self {
+            PowMap::Real(_) => Some(RealPow::wgsl_lib()),
+            PowMap::Int(_) => None,
         }
     }
     #[inline(always)]
@@ -136,8 +142,12 @@ impl Pointwise for PowMap {
         match *self {
             PowMap::Int(0) => (F::ONE, F::ZERO),
             PowMap::Int(n) => (powi(x, n), c(n as f64) * powi(x, n - 1)),
-            PowMap::Real(e) => {
-                let v = x.to_f64();
+            PowMap::Real(ref p) if F::PRECISION == 24 => {
+                let (v, d) = p.apply_f32(x.to_f64() as f32);
+                (c(f64::from(v)), c(f64::from(d)))
+            }
+            PowMap::Real(ref p) => {
+                let (v, e) = (x.to_f64(), p.e);
                 (c(v.powf(e)), c(e * v.powf(e - 1.0)))
             }
         }
@@ -158,8 +168,8 @@ impl Pointwise for PowMap {
                     (a.min(b), a.max(b))
                 }
             }
-            PowMap::Real(e) => {
-                let (a, b) = (lo.powf(e), hi.powf(e));
+            PowMap::Real(ref p) => {
+                let (a, b) = (lo.powf(p.e), hi.powf(p.e));
                 (a.min(b), a.max(b))
             }
         }
