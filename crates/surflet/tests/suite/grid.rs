@@ -350,6 +350,48 @@ fn long_rows_equal_points() {
     rows::<f32, 4>();
 }
 
+/// 3D value and Perlin grids whose slices share z cells and whose rows
+/// share y cells (the band engine's reuse, and any memo of corners a
+/// later engine keeps across slices): many y cells, rows longer than 64
+/// vectors, periods, a fractal's octaves (each its own cache), in both
+/// precisions.
+#[test]
+fn bands_of_one_z_cell_equal_points() {
+    fn slices<F: Float>() {
+        let grid = |o: [f64; 3], st: [f64; 3], size: [usize; 3]| {
+            Grid::<F, 3>::uniform(o.map(F::from_f64), st.map(F::from_f64), size).unwrap()
+        };
+        let grids = [
+            // 9 slices in one or two z cells, rows of several vectors.
+            grid([-3.3, 0.71, -0.2], [0.0371, 0.043, 0.09], [37, 23, 9]),
+            // More y cells (25) than a z cell keeps (16).
+            grid([0.4, -5.05, 1.3], [0.31, 0.21, 0.07], [9, 120, 3]),
+            // A row longer than the kept stretch (64 vectors).
+            grid([1.7, 0.2, -4.1], [0.013, 0.3, 0.2], [1100, 3, 3]),
+        ];
+        for kind in [NoiseKind::Value, NoiseKind::Perlin] {
+            let n = Noise::<3>::new(kind, 21);
+            let periodic = n.with_period([5, 3, 2]).unwrap();
+            let fbm = Fractal::new(
+                n,
+                FractalParams {
+                    octaves: 3,
+                    frequency: 0.7,
+                    ..FractalParams::new(FractalKind::Fbm)
+                },
+            )
+            .unwrap();
+            for g in &grids {
+                check(&format!("z cell {kind}"), &n, g);
+                check(&format!("z cell periodic {kind}"), &periodic, g);
+                check(&format!("z cell fBm {kind}"), &fbm, g);
+            }
+        }
+    }
+    slices::<f32>();
+    slices::<f64>();
+}
+
 /// Cellular grids read the cells' points from tables shared along and
 /// across rows (2D and 3D), and so do a fractal's octaves: every
 /// distance, return and jitter, with and without periods, rows
