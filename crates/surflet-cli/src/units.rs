@@ -36,6 +36,20 @@ pub fn parse_extent(s: &str) -> Result<Vec<u32>, String> {
         .collect()
 }
 
+/// `--scale`'s values as one per axis: one value for both, or `SX,SY`;
+/// `None` where the flag was not given.
+pub fn scale_pair(scale: Option<&[Ratio]>) -> Result<Option<[Ratio; 2]>, String> {
+    match scale {
+        None => Ok(None),
+        Some(&[s]) => Ok(Some([s, s])),
+        Some(&[sx, sy]) => Ok(Some([sx, sy])),
+        Some(s) => Err(format!(
+            "--scale takes one value or two (SX,SY), got {}",
+            s.len()
+        )),
+    }
+}
+
 /// Parses `WIDTHxHEIGHT` or one number for a square.
 pub fn parse_size(s: &str) -> Result<Size, String> {
     match parse_extent(s)?[..] {

@@ -462,15 +462,6 @@ impl PlaneName {
 
 /// `--scale`, or the config's, or a quarter unit.
 fn slice_scale(args: &AnalyzeArgs, view: &crate::document::View) -> Result<[Ratio; 2], String> {
-    Ok(match args.scale.as_deref() {
-        Some(&[s]) => [s, s],
-        Some(&[sx, sy]) => [sx, sy],
-        Some(s) => {
-            return Err(format!(
-                "--scale takes one value or two (SX,SY), got {}",
-                s.len()
-            ));
-        }
-        None => view.scale.unwrap_or([Ratio { num: 1.0, den: 4.0 }; 2]),
-    })
+    Ok(crate::units::scale_pair(args.scale.as_deref())?
+        .unwrap_or_else(|| view.scale.unwrap_or([Ratio { num: 1.0, den: 4.0 }; 2])))
 }

@@ -880,15 +880,8 @@ fn pixel_scale(
             ]
         })
     };
-    let scale = match args.scale.as_deref() {
-        Some(&[s]) => [s, s],
-        Some(&[sx, sy]) => [sx, sy],
-        Some(s) => {
-            return Err(format!(
-                "--scale takes one value or two (SX,SY), got {}",
-                s.len()
-            ));
-        }
+    let scale = match crate::units::scale_pair(args.scale.as_deref())? {
+        Some(pair) => pair,
         None if args.same_view => {
             let Some([w0, h0]) = view.size else {
                 return Err(

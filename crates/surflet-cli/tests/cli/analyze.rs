@@ -264,6 +264,10 @@ fn bad_input_is_a_usage_error_that_writes_nothing() {
         (&["--frequency", "nan"], "frequency"),
         (&["--origin", "nan,0"], "not finite"),
         (&["--scale", "0"], "positive"),
+        (
+            &["--scale", "1,2,3"],
+            "--scale takes one value or two (SX,SY), got 3",
+        ),
         (&["--origin", "1"], "--origin takes 2 to 2"),
         (&["simplex", "--variant", "standard"], "--variant"),
         (

@@ -654,6 +654,10 @@ fn bad_options_are_usage_errors() {
         (vec![png.as_str(), "--loop"], "--frames"),
         (vec![png.as_str(), "--step", "0.1"], "--frames"),
         (vec![png.as_str(), "--frames", "0"], "at least 1"),
+        (
+            vec![png.as_str(), "--scale", "1/64,1/32,1/16"],
+            "--scale takes one value or two (SX,SY), got 3",
+        ),
         (vec![png.as_str(), "--frequency", "0"], "positive"),
         (vec![png.as_str(), "--frequency", "1/0"], "positive"),
         (
