@@ -12,15 +12,7 @@ impl Kind for Abs {
     const POSITIONAL: usize = 1;
     type Op<const D: usize> = Mapped<Abs, D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Abs(x));
-        vec![x]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Abs(x));
-        vec![x]
-    }
+    field_inputs!(Graph::Abs(x) => [x]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::Abs(a.field("input")?))

@@ -20,15 +20,7 @@ macro_rules! binary_kind {
             const POSITIONAL: usize = 2;
             type Op<const D: usize> = Zipped<$unit, D>;
 
-            fn inputs(g: &Graph) -> Vec<&Graph> {
-                parts!(g, Graph::$variant(a, b));
-                vec![a, b]
-            }
-
-            fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-                parts!(g, Graph::$variant(a, b));
-                vec![a, b]
-            }
+            field_inputs!(Graph::$variant(a, b) => [a, b]);
 
             fn read(a: &Args<'_>) -> Result<Graph, Bad> {
                 Ok(Graph::$variant(a.field("a")?, a.field("b")?))

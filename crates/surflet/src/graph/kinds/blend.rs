@@ -22,15 +22,7 @@ impl Kind for Blend {
     const POSITIONAL: usize = 2;
     type Op<const D: usize> = Blended<D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Blend { a, b, control });
-        vec![a, b, control]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Blend { a, b, control });
-        vec![a, b, control]
-    }
+    field_inputs!(Graph::Blend { a, b, control } => [a, b, control]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::Blend {

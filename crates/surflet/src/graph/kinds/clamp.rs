@@ -15,15 +15,7 @@ impl Kind for Clamp {
     const POSITIONAL: usize = 3;
     type Op<const D: usize> = Mapped<ClampMap, D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Clamp { input, .. });
-        vec![input]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Clamp { input, .. });
-        vec![input]
-    }
+    field_inputs!(Graph::Clamp { input, .. } => [input]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::Clamp {

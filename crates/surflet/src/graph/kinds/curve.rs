@@ -19,15 +19,7 @@ impl Kind for Curve {
     const POSITIONAL: usize = 1;
     type Op<const D: usize> = Mapped<CurveMap, D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Curve { input, .. });
-        vec![input]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Curve { input, .. });
-        vec![input]
-    }
+    field_inputs!(Graph::Curve { input, .. } => [input]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         let (list, _) = a

@@ -23,19 +23,7 @@ impl Kind for Displace {
     const POSITIONAL: usize = 1;
     type Op<const D: usize> = Displaced<D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Displace { input, by });
-        let mut v: Vec<&Graph> = vec![input];
-        v.extend(by.iter());
-        v
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Displace { input, by });
-        let mut v: Vec<&mut Graph> = vec![input];
-        v.extend(by.iter_mut());
-        v
-    }
+    field_inputs!(Graph::Displace { input, by } => [input] then by);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         let (list, _) = a

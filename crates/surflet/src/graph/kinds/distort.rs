@@ -19,15 +19,7 @@ impl Kind for Distort {
     const POSITIONAL: usize = 1;
     type Op<const D: usize> = Displaced<D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Distort { input, .. });
-        vec![input]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Distort { input, .. });
-        vec![input]
-    }
+    field_inputs!(Graph::Distort { input, .. } => [input]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         let roughness = a.whole("roughness")?.unwrap_or(3);

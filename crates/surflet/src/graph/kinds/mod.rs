@@ -47,7 +47,9 @@ mod translate;
 mod prelude {
     #[cfg(feature = "wgsl")]
     pub(super) use super::mix_wgsl;
-    pub(super) use super::{Cx, Kind, Mapped, Node, Pointwise, Range, Zipped, hull, parts, widen};
+    pub(super) use super::{
+        Cx, Kind, Mapped, Node, Pointwise, Range, Zipped, field_inputs, hull, parts, widen,
+    };
     pub(super) use crate::error::Error;
     pub(super) use crate::float::Float;
     pub(super) use crate::graph::ast::Graph;
@@ -145,6 +147,30 @@ macro_rules! parts {
     };
 }
 pub(super) use parts;
+
+/// A kind's [`Kind::inputs`] and [`Kind::inputs_mut`] from one pattern of
+/// its variant: the boxed fields listed, in order, then the fields of the
+/// list after `then` (a `Vec<Graph>`, as `displace`'s `by`).
+macro_rules! field_inputs {
+    ($pat:pat => [$($f:ident),*] $(then $v:ident)?) => {
+        fn inputs(g: &Graph) -> Vec<&Graph> {
+            parts!(g, $pat);
+            #[allow(unused_mut, reason = "only a list after `then` extends it")]
+            let mut out: Vec<&Graph> = vec![$(&**$f),*];
+            $(out.extend($v.iter());)?
+            out
+        }
+
+        fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
+            parts!(g, $pat);
+            #[allow(unused_mut, reason = "only a list after `then` extends it")]
+            let mut out: Vec<&mut Graph> = vec![$(&mut **$f),*];
+            $(out.extend($v.iter_mut());)?
+            out
+        }
+    };
+}
+pub(super) use field_inputs;
 
 /// Where a node is compiled: its path for errors and its depth.
 pub(super) struct Cx<'a> {

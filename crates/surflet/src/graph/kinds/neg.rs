@@ -12,15 +12,7 @@ impl Kind for Neg {
     const POSITIONAL: usize = 1;
     type Op<const D: usize> = Mapped<Neg, D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Neg(x));
-        vec![x]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Neg(x));
-        vec![x]
-    }
+    field_inputs!(Graph::Neg(x) => [x]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::Neg(a.field("input")?))

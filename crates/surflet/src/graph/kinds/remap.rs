@@ -16,15 +16,7 @@ impl Kind for Remap {
     const POSITIONAL: usize = 1;
     type Op<const D: usize> = Mapped<RemapMap, D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Remap { input, .. });
-        vec![input]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Remap { input, .. });
-        vec![input]
-    }
+    field_inputs!(Graph::Remap { input, .. } => [input]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         let two = |p: &str| -> Result<[f64; 2], Bad> {

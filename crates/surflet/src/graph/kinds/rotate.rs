@@ -23,15 +23,7 @@ impl Kind for Rotate {
     const POSITIONAL: usize = 1;
     type Op<const D: usize> = Linear<D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Rotate { input, .. });
-        vec![input]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Rotate { input, .. });
-        vec![input]
-    }
+    field_inputs!(Graph::Rotate { input, .. } => [input]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         let by = match (a.num("angle")?, a.list("matrix")?) {

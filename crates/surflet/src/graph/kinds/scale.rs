@@ -20,15 +20,7 @@ impl Kind for Scale {
     const POSITIONAL: usize = 1;
     type Op<const D: usize> = Scaled<D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Scale { input, .. });
-        vec![input]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Scale { input, .. });
-        vec![input]
-    }
+    field_inputs!(Graph::Scale { input, .. } => [input]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         let by = by_axes(a)?;

@@ -15,15 +15,7 @@ impl Kind for ScaleBias {
     const POSITIONAL: usize = 3;
     type Op<const D: usize> = Mapped<ScaleBiasMap, D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::ScaleBias { input, .. });
-        vec![input]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::ScaleBias { input, .. });
-        vec![input]
-    }
+    field_inputs!(Graph::ScaleBias { input, .. } => [input]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::ScaleBias {

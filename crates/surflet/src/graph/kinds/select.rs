@@ -24,15 +24,7 @@ impl Kind for Select {
     const POSITIONAL: usize = 2;
     type Op<const D: usize> = Selected<D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Select { a, b, control, .. });
-        vec![a, b, control]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Select { a, b, control, .. });
-        vec![a, b, control]
-    }
+    field_inputs!(Graph::Select { a, b, control, .. } => [a, b, control]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::Select {

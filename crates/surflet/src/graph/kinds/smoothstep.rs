@@ -18,15 +18,7 @@ impl Kind for Smoothstep {
     const POSITIONAL: usize = 3;
     type Op<const D: usize> = Mapped<SmoothstepMap, D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Smoothstep { input, .. });
-        vec![input]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Smoothstep { input, .. });
-        vec![input]
-    }
+    field_inputs!(Graph::Smoothstep { input, .. } => [input]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::Smoothstep {

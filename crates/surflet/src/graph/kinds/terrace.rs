@@ -19,15 +19,7 @@ impl Kind for Terrace {
     const POSITIONAL: usize = 1;
     type Op<const D: usize> = Mapped<TerraceMap, D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Terrace { input, .. });
-        vec![input]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Terrace { input, .. });
-        vec![input]
-    }
+    field_inputs!(Graph::Terrace { input, .. } => [input]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::Terrace {

@@ -20,15 +20,7 @@ impl Kind for Translate {
     const POSITIONAL: usize = 1;
     type Op<const D: usize> = Translated<D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Translate { input, .. });
-        vec![input]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Translate { input, .. });
-        vec![input]
-    }
+    field_inputs!(Graph::Translate { input, .. } => [input]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         let by = by_axes(a)?;

@@ -27,15 +27,7 @@ impl Kind for Pow {
     const POSITIONAL: usize = 2;
     type Op<const D: usize> = Mapped<PowMap, D>;
 
-    fn inputs(g: &Graph) -> Vec<&Graph> {
-        parts!(g, Graph::Pow { input, .. });
-        vec![input]
-    }
-
-    fn inputs_mut(g: &mut Graph) -> Vec<&mut Graph> {
-        parts!(g, Graph::Pow { input, .. });
-        vec![input]
-    }
+    field_inputs!(Graph::Pow { input, .. } => [input]);
 
     fn read(a: &Args<'_>) -> Result<Graph, Bad> {
         Ok(Graph::Pow {
