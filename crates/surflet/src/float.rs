@@ -69,84 +69,53 @@ pub(crate) mod sealed {
             gradient: Option<GradientOut<'_, Self>>,
         ) -> Result<Bounds<Self>, Error>;
     }
-    impl Sealed for f32 {
-        #[inline]
-        fn dispatch<O: Op<f32>>(isa: Isa, op: O) -> O::Output {
-            crate::simd::dispatch_f32(isa, op)
-        }
-        fn fill_dyn<const D: usize>(
-            f: &dyn DynField<D>,
-            isa: Isa,
-            coords: [&[f32]; D],
-            out: &mut [f32],
-            gradient: Option<[&mut [f32]; D]>,
-        ) -> Result<(), Error> {
-            f.fill_f32(isa, coords, out, gradient)
-        }
-        #[cfg(feature = "dynamic")]
-        fn dyn_sample(f: &dyn ErasedField, p: &[f32]) -> DynSample<f32> {
-            f.sample_f32(p)
-        }
-        #[cfg(feature = "dynamic")]
-        fn dyn_fill(
-            f: &dyn ErasedField,
-            isa: Isa,
-            points: Points<'_, f32>,
-            out: &mut [f32],
-            gradient: Option<GradientOut<'_, f32>>,
-        ) -> Result<(), Error> {
-            f.fill_f32(isa, points, out, gradient)
-        }
-        #[cfg(feature = "dynamic")]
-        fn dyn_grid(
-            f: &dyn ErasedField,
-            isa: Isa,
-            region: Region<'_, f32>,
-            out: &mut [f32],
-            gradient: Option<GradientOut<'_, f32>>,
-        ) -> Result<Bounds<f32>, Error> {
-            f.grid_f32(isa, region, out, gradient)
-        }
+    /// `Sealed` for one precision: its backend dispatcher and the
+    /// erased fields' methods of that precision.
+    macro_rules! sealed {
+        ($t:ty, $dispatch:ident, $fill:ident, $sample:ident, $grid:ident) => {
+            impl Sealed for $t {
+                #[inline]
+                fn dispatch<O: Op<$t>>(isa: Isa, op: O) -> O::Output {
+                    crate::simd::$dispatch(isa, op)
+                }
+                fn fill_dyn<const D: usize>(
+                    f: &dyn DynField<D>,
+                    isa: Isa,
+                    coords: [&[$t]; D],
+                    out: &mut [$t],
+                    gradient: Option<[&mut [$t]; D]>,
+                ) -> Result<(), Error> {
+                    f.$fill(isa, coords, out, gradient)
+                }
+                #[cfg(feature = "dynamic")]
+                fn dyn_sample(f: &dyn ErasedField, p: &[$t]) -> DynSample<$t> {
+                    f.$sample(p)
+                }
+                #[cfg(feature = "dynamic")]
+                fn dyn_fill(
+                    f: &dyn ErasedField,
+                    isa: Isa,
+                    points: Points<'_, $t>,
+                    out: &mut [$t],
+                    gradient: Option<GradientOut<'_, $t>>,
+                ) -> Result<(), Error> {
+                    f.$fill(isa, points, out, gradient)
+                }
+                #[cfg(feature = "dynamic")]
+                fn dyn_grid(
+                    f: &dyn ErasedField,
+                    isa: Isa,
+                    region: Region<'_, $t>,
+                    out: &mut [$t],
+                    gradient: Option<GradientOut<'_, $t>>,
+                ) -> Result<Bounds<$t>, Error> {
+                    f.$grid(isa, region, out, gradient)
+                }
+            }
+        };
     }
-    impl Sealed for f64 {
-        #[inline]
-        fn dispatch<O: Op<f64>>(isa: Isa, op: O) -> O::Output {
-            crate::simd::dispatch_f64(isa, op)
-        }
-        fn fill_dyn<const D: usize>(
-            f: &dyn DynField<D>,
-            isa: Isa,
-            coords: [&[f64]; D],
-            out: &mut [f64],
-            gradient: Option<[&mut [f64]; D]>,
-        ) -> Result<(), Error> {
-            f.fill_f64(isa, coords, out, gradient)
-        }
-        #[cfg(feature = "dynamic")]
-        fn dyn_sample(f: &dyn ErasedField, p: &[f64]) -> DynSample<f64> {
-            f.sample_f64(p)
-        }
-        #[cfg(feature = "dynamic")]
-        fn dyn_fill(
-            f: &dyn ErasedField,
-            isa: Isa,
-            points: Points<'_, f64>,
-            out: &mut [f64],
-            gradient: Option<GradientOut<'_, f64>>,
-        ) -> Result<(), Error> {
-            f.fill_f64(isa, points, out, gradient)
-        }
-        #[cfg(feature = "dynamic")]
-        fn dyn_grid(
-            f: &dyn ErasedField,
-            isa: Isa,
-            region: Region<'_, f64>,
-            out: &mut [f64],
-            gradient: Option<GradientOut<'_, f64>>,
-        ) -> Result<Bounds<f64>, Error> {
-            f.grid_f64(isa, region, out, gradient)
-        }
-    }
+    sealed!(f32, dispatch_f32, fill_f32, sample_f32, grid_f32);
+    sealed!(f64, dispatch_f64, fill_f64, sample_f64, grid_f64);
 }
 
 /// A floating-point precision surflet can compute in: [`f32`] or [`f64`].
