@@ -134,10 +134,10 @@ impl Consts {
     }
 }
 
-/// `x^e` for finite `x > 0` as a double-`f32` significand in [0.5, 2)
-/// and a power of two.
+/// `log2 x` for finite `x > 0` as a double-`f32`: computed once per
+/// sample, for the value's exponent and the derivative's.
 #[inline]
-fn pow_parts(c: &Consts, x: f32, e: Dd) -> (Dd, i32) {
+fn log2_dd(c: &Consts, x: f32) -> Dd {
     // x = m·2^k with m in [√½, √2); a subnormal x is scaled up first.
     let tiny = x < f32::MIN_POSITIVE;
     let xs = if tiny { x * 16_777_216.0 } else { x };
@@ -161,13 +161,19 @@ fn pow_parts(c: &Consts, x: f32, e: Dd) -> (Dd, i32) {
     for i in (0..LOG_TERMS - 1).rev() {
         poly = add(mul(poly, s), c.log[i]);
     }
-    let log2 = add(
+    add(
         Dd {
             hi: k as f32,
             lo: 0.0,
         },
         mul(mul(t, poly), c.two_over_ln2),
-    );
+    )
+}
+
+/// `2^(e·log2)` as a double-`f32` significand in [√½, √2] and a power of
+/// two: `x^e` from [`log2_dd`]`(x)`.
+#[inline]
+fn exp2_parts(c: &Consts, log2: Dd, e: Dd) -> (Dd, i32) {
     // y = e·log2 x = n + f, |f| ≤ 1/2; past ±250 the result is 0 or ∞
     // whatever f is.
     let y = mul(e, log2);
@@ -241,8 +247,9 @@ impl RealPow {
         if !(x > 0.0 && x < f32::INFINITY) {
             return (special(x, self.e > 0.0), ed.hi * special(x, self.e1 > 0.0));
         }
-        let (z, n) = pow_parts(c, x, ed);
-        let (z1, n1) = pow_parts(c, x, self.e1d);
+        let log2 = log2_dd(c, x);
+        let (z, n) = exp2_parts(c, log2, ed);
+        let (z1, n1) = exp2_parts(c, log2, self.e1d);
         let d = mul(ed, z1);
         (scale(z.hi + z.lo, n), scale(d.hi + d.lo, n1))
     }
@@ -281,8 +288,9 @@ impl RealPow {
     if (u == 0u || u >= 0x7f800000u) {{
         return vec2<f32>(surflet_pow_special(x, {}), surflet_p({eh} * surflet_pow_special(x, {})));
     }}
-    let a = surflet_pow_parts(x, e);
-    let b = surflet_pow_parts(x, {e1});
+    let l = surflet_pow_log2(x);
+    let a = surflet_pow_exp2(l, e);
+    let b = surflet_pow_exp2(l, {e1});
     let d = surflet_dd_mul(e, b.xy);
     return vec2<f32>(surflet_pow_scale(a.x + a.y, i32(a.z)), surflet_pow_scale(d.x + d.y, i32(b.z)));
 ",
@@ -301,7 +309,7 @@ fn dd_lit(d: Dd) -> String {
 }
 
 /// `fn name(x: vec2<f32>) -> vec2<f32>`: Σ cᵢ xⁱ by Horner's rule in
-/// double-`f32`, as [`pow_parts`] sums it.
+/// double-`f32`, as [`log2_dd`] and [`exp2_parts`] sum it.
 #[cfg(feature = "wgsl")]
 fn horner(name: &str, x: &str, c: &[Dd]) -> String {
     let mut s = format!(
@@ -330,7 +338,7 @@ mod tests {
 
     /// The exponents and bases of real graphs (and some that are not):
     /// every normal result keeps `f64`'s rounding (but for the rare ones
-    /// within 2⁻⁴⁰ of a halfway point: none in these 2·10⁶), and a
+    /// within about 2⁻⁴⁴ of a halfway point: none in these 2·10⁶), and a
     /// subnormal one is within a unit (it is rounded twice: to 24 bits,
     /// then to the subnormal's fewer).
     #[test]

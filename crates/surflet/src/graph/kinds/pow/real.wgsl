@@ -46,8 +46,8 @@ fn surflet_dd_mul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
     return surflet_dd_fast_two_sum(p.x, p.y + (surflet_p(a.x * b.y) + surflet_p(a.y * b.x)));
 }
 
-// x^e for finite x > 0: the significand (a double-f32) and the power of two.
-fn surflet_pow_parts(x: f32, e: vec2<f32>) -> vec3<f32> {
+// log2 x for finite x > 0, a double-f32 (once per sample).
+fn surflet_pow_log2(x: f32) -> vec2<f32> {
     let tiny = x < 0x1p-126f;
     let xs = select(x, surflet_p(x * 0x1p24f), tiny);
     let bits = bitcast<u32>(xs);
@@ -66,7 +66,11 @@ fn surflet_pow_parts(x: f32, e: vec2<f32>) -> vec3<f32> {
     let t = surflet_dd_fast_two_sum(q1, r / den.x);
     let s = surflet_dd_mul(t, t);
     let l = surflet_dd_mul(surflet_dd_mul(t, surflet_pow_log(s)), surflet_pow_two_over_ln2());
-    let log2 = surflet_dd_add(vec2<f32>(f32(k), surflet_p(0.0f)), l);
+    return surflet_dd_add(vec2<f32>(f32(k), surflet_p(0.0f)), l);
+}
+
+// 2^(e log2 x): the significand (a double-f32) and the power of two.
+fn surflet_pow_exp2(log2: vec2<f32>, e: vec2<f32>) -> vec3<f32> {
     let y = surflet_dd_mul(e, log2);
     var yh = y.x;
     yh = select(yh, -250.0f, yh < -250.0f);
