@@ -109,6 +109,64 @@ impl<T: Field<D>, const D: usize> ErasedField for Dim<T, D> {
     }
 }
 
+/// A family noise behind [`DynField::noise`]: with its own batch engine
+/// where the `dynamic-noise` feature asks for it, point by point otherwise
+/// (the command line evaluates family noises only at single points, and
+/// its first build is most of all the library's kernels).
+fn erase<T: Field<D> + 'static, const D: usize>(field: T) -> DynField {
+    #[cfg(feature = "dynamic-noise")]
+    return DynField::new(field);
+    #[cfg(not(feature = "dynamic-noise"))]
+    return DynField::points(field);
+}
+
+/// A field whose batch calls go point by point (see [`DynField::points`]).
+struct ByPoint<T>(T);
+
+impl<T: Field<D>, const D: usize> Field<D> for ByPoint<T> {
+    fn sample<F: Float>(&self, p: [F; D]) -> crate::Sample<F, D> {
+        self.0.sample(p)
+    }
+    fn get<F: Float>(&self, p: [F; D]) -> F {
+        self.0.get(p)
+    }
+    fn range(&self) -> (f64, f64) {
+        self.0.range()
+    }
+    fn fill_on<F: Float>(
+        &self,
+        isa: Isa,
+        coords: [&[F]; D],
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<(), Error> {
+        // The batch engine's checks: an instruction set this CPU lacks is
+        // an error with or without the engine.
+        crate::batch::check::<F>(isa, out.len(), &[], true)?;
+        crate::field::check_lengths(&coords, out.len(), gradient.as_ref())?;
+        crate::field::run_blocks(out, gradient, |start, out, g| {
+            let at = |i: usize| core::array::from_fn(|a| coords[a][start + i]);
+            match g {
+                None => {
+                    for (i, o) in out.iter_mut().enumerate() {
+                        *o = self.0.get(at(i));
+                    }
+                }
+                Some(mut g) => {
+                    for (i, o) in out.iter_mut().enumerate() {
+                        let s = self.0.sample(at(i));
+                        *o = s.value;
+                        for (ga, v) in g.iter_mut().zip(s.gradient) {
+                            ga[i] = v;
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
 fn dims_error(what: &str, found: usize, d: usize) -> Error {
     Error::Parameter {
         name: "dimension".into(),
@@ -321,10 +379,38 @@ impl DynField {
         DynField(Arc::new(Dim::<T, D>(field)))
     }
 
+    /// Erases the dimension of `field`, with its batch and grid calls made
+    /// point by point through its [`Field::sample`] and [`Field::get`]
+    /// (in blocks on the current rayon pool, with the feature): the same
+    /// bits as [`new`](Self::new) for every field of this library, whose
+    /// batch and grid calls give the bits of their points, without
+    /// compiling the field's batch engine into the program. This is what
+    /// [`noise`](Self::noise) does without the `dynamic-noise` feature.
+    ///
+    /// ```
+    /// use surflet::dynamic::{DynField, Points};
+    /// use surflet::{Noise, NoiseKind};
+    ///
+    /// let n = Noise::<2>::new(NoiseKind::Perlin, 3);
+    /// let (by_point, batch) = (DynField::points(n.clone()), DynField::new(n));
+    /// let p = [0.1f32, 0.2, 1.5, -2.0, 7.25, 0.5];
+    /// let (mut a, mut b) = ([0.0f32; 3], [0.0f32; 3]);
+    /// by_point.fill(Points::Interleaved(&p), &mut a, None)?;
+    /// batch.fill(Points::Interleaved(&p), &mut b, None)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    pub fn points<T: Field<D> + 'static, const D: usize>(field: T) -> DynField {
+        DynField::new(ByPoint(field))
+    }
+
     /// The family noise `kind` with `seed`, in `dims` dimensions: a
     /// [`Noise`] in 1D–4D (with `period`, one entry per axis, and the
     /// `cellular` options, where given), and the kind's
-    /// [`NoiseNd`] in 5D–8D, which gives the same bits in 1D–4D.
+    /// [`NoiseNd`] in 5D–8D, which gives the same bits in 1D–4D. Its batch
+    /// and grid calls run the noise's own batch engine with the
+    /// `dynamic-noise` feature, and go point by point
+    /// ([`points`](Self::points), the same bits) without it.
     pub fn noise(
         kind: NoiseKind,
         seed: u64,
@@ -348,10 +434,10 @@ impl DynField {
                     .map_err(|_| dims_error("the period", p.len(), D))?;
                 n = n.with_period(p)?;
             }
-            Ok(DynField::new(n))
+            Ok(erase(n))
         }
         fn nd<const D: usize>(kind: crate::nd::NdKind, seed: u64) -> DynField {
-            DynField::new(NoiseNd::<D>::new(kind, seed))
+            erase(NoiseNd::<D>::new(kind, seed))
         }
         match dims {
             1 => build::<1>(kind, seed, period, cellular),

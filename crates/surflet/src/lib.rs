@@ -35,7 +35,8 @@
 //! | `rayon` | on | batch and grid calls split over the current rayon pool (same bits as one thread); implies `std` |
 //! | `serde` | on | [`Stack`], [`Graph`] and [`document::Document`] read from and written to TOML and JSON; implies `std` |
 //! | `expr` | on | [`Graph::parse`], the expression language (works without `std`) |
-//! | `dynamic` | off | `dynamic::DynField`, any field with its dimension chosen at run time (what the CLI, the C API and Python call); it compiles every kernel in 1D–8D, both precisions, every instruction set, into this crate, so a program that names its fields' types leaves it off |
+//! | `dynamic` | off | `dynamic::DynField`, any field with its dimension chosen at run time (what the CLI, the C API and Python call); it compiles the batch and grid calls of stacks and graphs in 1D–4D, both precisions, every instruction set, into this crate, so a program that names its fields' types leaves it off; family noises behind it are evaluated point by point (the same bits) |
+//! | `dynamic-noise` | off | `dynamic`, with each family noise's own batch and grid engine behind `DynField::noise` (1D–8D; what the C API and Python use) |
 //! | `wgsl` | off | `wgsl`: stacks as WGSL source for GPU pipelines (`surflet-gpu` runs them) |
 //!
 //! With `default-features = false` the crate is `no_std` (it needs

@@ -47,6 +47,7 @@
 
 use crate::batch::{self, Lanes, Source, Work};
 use crate::error::Error;
+use crate::field::Field;
 use crate::float::Float;
 use crate::kernel::nd::{self as k, MAX_D};
 use crate::prelude_internal::*;
@@ -232,17 +233,6 @@ impl<const D: usize> NoiseNd<D> {
         Sample { value, gradient }
     }
 
-    /// The point-array call of [`Field::fill_on`](crate::Field::fill_on).
-    pub(crate) fn batch_fill<F: Float>(
-        &self,
-        isa: Isa,
-        coords: [&[F]; D],
-        out: &mut [F],
-        gradient: Option<[&mut [F]; D]>,
-    ) -> Result<(), Error> {
-        batch::fill_points(self, isa, coords, out, gradient)
-    }
-
     #[inline(always)]
     fn eval_lanes<S: Simd>(&self, s: S, key: S::U, p: [S::F; D]) -> (S::F, [S::F; D]) {
         match self.kind {
@@ -250,6 +240,45 @@ impl<const D: usize> NoiseNd<D> {
             NdKind::Perlin => k::eval::<S, D, { k::PERLIN }>(s, key, p),
             NdKind::Simplex => k::eval::<S, D, { k::SIMPLEX }>(s, key, p),
         }
+    }
+}
+
+/// Value, Perlin and simplex noise in 1 to 8 dimensions, normalised to
+/// `[-1, 1]`; its grid calls evaluate the grid's points through its point
+/// call (the same bits).
+impl<const D: usize> Field<D> for NoiseNd<D> {
+    #[inline]
+    fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
+        NoiseNd::sample(self, p)
+    }
+    fn range(&self) -> (f64, f64) {
+        (-1.0, 1.0)
+    }
+    #[inline]
+    fn get<F: Float>(&self, p: [F; D]) -> F {
+        NoiseNd::get(self, p)
+    }
+    /// ```
+    /// use surflet::Field;
+    /// use surflet::nd::{NdKind, NoiseNd};
+    /// let n = NoiseNd::<6>::new(NdKind::Perlin, 2);
+    /// let c: Vec<f64> = (0..10).map(|i| i as f64 * 0.37).collect();
+    /// let mut out = vec![0.0; 10];
+    /// let mut g = vec![vec![0.0; 10]; 6];
+    /// let [g0, g1, g2, g3, g4, g5] = &mut g[..] else { unreachable!() };
+    /// n.fill_gradient([&c; 6], &mut out, [g0, g1, g2, g3, g4, g5])?;
+    /// assert_eq!(g[4][3], n.sample([c[3]; 6]).gradient[4]);
+    /// assert!(n.fill([&c; 6], &mut vec![0.0; 9]).is_err());
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    fn fill_on<F: Float>(
+        &self,
+        isa: Isa,
+        coords: [&[F]; D],
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<(), Error> {
+        batch::fill_points(self, isa, coords, out, gradient)
     }
 }
 

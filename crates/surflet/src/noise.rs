@@ -3,6 +3,7 @@
 use crate::batch::{self, Dest, Lanes, Rows, Source, Work};
 use crate::cellular::Cellular;
 use crate::error::Error;
+use crate::field::Field;
 use crate::float::Float;
 use crate::grid::Grid;
 use crate::kernel::LaneParams;
@@ -181,36 +182,6 @@ impl<const D: usize> Noise<D> {
     pub fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
         let (value, gradient) = simd::one_lane(Point::<F, D, true> { noise: self, p });
         Sample { value, gradient }
-    }
-
-    /// The point-array call of [`Field::fill_on`](crate::Field::fill_on).
-    pub(crate) fn batch_fill<F: Float>(
-        &self,
-        isa: Isa,
-        coords: [&[F]; D],
-        out: &mut [F],
-        gradient: Option<[&mut [F]; D]>,
-    ) -> Result<(), Error> {
-        by_kind!(self, src => batch::fill_points(src, isa, coords, out, gradient))
-    }
-
-    /// The grid call of [`Field::grid_on`](crate::Field::grid_on).
-    pub(crate) fn batch_grid<F: Float>(
-        &self,
-        isa: Isa,
-        grid: &Grid<F, D>,
-        out: &mut [F],
-        gradient: Option<[&mut [F]; D]>,
-    ) -> Result<Bounds<F>, Error> {
-        let grad = gradient.is_some();
-        let outs = batch::batch_outs(out, gradient);
-        batch::check(isa, grid.len(), &outs, true)?;
-        let work = Work::Grid {
-            axes: grid.axes(),
-            start: 0,
-        };
-        let bounds = by_kind!(self, src => batch::drive(src, isa, grad, work, outs));
-        Ok(batch::grid_bounds(bounds))
     }
 
     pub(crate) fn period4(&self) -> [u32; 4] {
@@ -405,6 +376,67 @@ impl<S: Simd, const D: usize, K: Kernel<D>, const GRAD: bool> Lanes<S, D>
                 r[1 + a] = g[a];
             }
         }
+    }
+}
+
+impl<const D: usize> Field<D> for Noise<D> {
+    #[inline]
+    fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
+        Noise::sample(self, p)
+    }
+    /// Every family noise is exactly normalised to `[-1, 1]`.
+    fn range(&self) -> (f64, f64) {
+        (-1.0, 1.0)
+    }
+    #[inline]
+    fn get<F: Float>(&self, p: [F; D]) -> F {
+        Noise::get(self, p)
+    }
+    /// ```
+    /// use surflet::{Field, Noise, NoiseKind};
+    /// let n = Noise::<2>::new(NoiseKind::Simplex, 1);
+    /// let xs: Vec<f32> = (0..100).map(|i| i as f32 * 0.1).collect();
+    /// let ys = vec![0.5f32; 100];
+    /// let mut out = vec![0.0f32; 100];
+    /// n.fill([&xs, &ys], &mut out)?;
+    /// assert_eq!(out[17], n.get([xs[17], 0.5]));
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    fn fill_on<F: Float>(
+        &self,
+        isa: Isa,
+        coords: [&[F]; D],
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<(), Error> {
+        by_kind!(self, src => batch::fill_points(src, isa, coords, out, gradient))
+    }
+    /// ```
+    /// use surflet::{Field, Grid, Noise, NoiseKind};
+    /// let n = Noise::<3>::new(NoiseKind::Perlin, 5);
+    /// let grid = Grid::uniform([0.0f64; 3], [0.1; 3], [40, 30, 20])?;
+    /// let mut out = vec![0.0; grid.len()];
+    /// let b = n.grid(&grid, &mut out)?;
+    /// assert_eq!(out[1234], n.get(grid.point(1234)));
+    /// assert!(b.min <= out[1234] && out[1234] <= b.max);
+    /// # Ok::<(), surflet::Error>(())
+    /// ```
+    fn grid_on<F: Float>(
+        &self,
+        isa: Isa,
+        grid: &Grid<F, D>,
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<Bounds<F>, Error> {
+        let grad = gradient.is_some();
+        let outs = batch::batch_outs(out, gradient);
+        batch::check(isa, grid.len(), &outs, true)?;
+        let work = Work::Grid {
+            axes: grid.axes(),
+            start: 0,
+        };
+        let bounds = by_kind!(self, src => batch::drive(src, isa, grad, work, outs));
+        Ok(batch::grid_bounds(bounds))
     }
 }
 

@@ -15,6 +15,8 @@ mod batch_errors;
 #[allow(clippy::needless_range_loop)]
 mod cellular;
 mod curl_divergence;
+#[cfg(feature = "dynamic")]
+mod dynamic_points;
 mod family_bitexact;
 mod family_continuity;
 mod family_gradient;
