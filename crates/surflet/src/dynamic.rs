@@ -133,38 +133,6 @@ impl<T: Field<D>, const D: usize> Field<D> for ByPoint<T> {
     fn range(&self) -> (f64, f64) {
         self.0.range()
     }
-    fn fill_on<F: Float>(
-        &self,
-        isa: Isa,
-        coords: [&[F]; D],
-        out: &mut [F],
-        gradient: Option<[&mut [F]; D]>,
-    ) -> Result<(), Error> {
-        // The batch engine's checks: an instruction set this CPU lacks is
-        // an error with or without the engine.
-        crate::batch::check::<F>(isa, out.len(), &[], true)?;
-        crate::field::check_lengths(&coords, out.len(), gradient.as_ref())?;
-        crate::field::run_blocks(out, gradient, |start, out, g| {
-            let at = |i: usize| core::array::from_fn(|a| coords[a][start + i]);
-            match g {
-                None => {
-                    for (i, o) in out.iter_mut().enumerate() {
-                        *o = self.0.get(at(i));
-                    }
-                }
-                Some(mut g) => {
-                    for (i, o) in out.iter_mut().enumerate() {
-                        let s = self.0.sample(at(i));
-                        *o = s.value;
-                        for (ga, v) in g.iter_mut().zip(s.gradient) {
-                            ga[i] = v;
-                        }
-                    }
-                }
-            }
-            Ok(())
-        })
-    }
 }
 
 fn dims_error(what: &str, found: usize, d: usize) -> Error {
@@ -380,8 +348,8 @@ impl DynField {
     }
 
     /// Erases the dimension of `field`, with its batch and grid calls made
-    /// point by point through its [`Field::sample`] and [`Field::get`]
-    /// (in blocks on the current rayon pool, with the feature): the same
+    /// point by point through its [`Field::sample`] and [`Field::get`] (the
+    /// `Field` trait's own batch calls: one thread, any `isa`): the same
     /// bits as [`new`](Self::new) for every field of this library, whose
     /// batch and grid calls give the bits of their points, without
     /// compiling the field's batch engine into the program. This is what

@@ -101,7 +101,7 @@ fn point_by_point_erasure_is_the_batch_engine() {
     nd::<8>();
 }
 
-/// The point-by-point erasure keeps the batch engine's checks.
+/// The point-by-point erasure checks the lengths as the batch engine does.
 #[test]
 fn point_by_point_erasure_checks_lengths() {
     let f = DynField::points(Noise::<2>::new(NoiseKind::Perlin, 1));
