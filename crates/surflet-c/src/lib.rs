@@ -443,15 +443,7 @@ unsafe fn input<'a, T>(p: *const T, n: usize, what: &str) -> Result<&'a [T], Fai
     if n == 0 {
         return Ok(&[]);
     }
-    if p.is_null() {
-        return Err(Failure::null(what));
-    }
-    if !p.is_aligned() {
-        return Err(Failure {
-            status: SurfletStatus::NullPointer,
-            message: format!("{what} is not aligned for its type"),
-        });
-    }
+    usable(p, what)?;
     // SAFETY: non-null, aligned, n readable elements by the caller's contract.
     Ok(unsafe { std::slice::from_raw_parts(p, n) })
 }
@@ -465,6 +457,15 @@ unsafe fn output<'a, T>(p: *mut T, n: usize, what: &str) -> Result<&'a mut [T], 
     if n == 0 {
         return Ok(&mut []);
     }
+    usable(p, what)?;
+    // SAFETY: non-null, aligned, n writable elements overlapping nothing
+    // else, by the caller's contract.
+    Ok(unsafe { std::slice::from_raw_parts_mut(p, n) })
+}
+
+/// Fails unless `p` is non-null and aligned for `T` (what [`input`] and
+/// [`output`] ask of a pointer to more than nothing).
+fn usable<T>(p: *const T, what: &str) -> Result<(), Failure> {
     if p.is_null() {
         return Err(Failure::null(what));
     }
@@ -474,9 +475,7 @@ unsafe fn output<'a, T>(p: *mut T, n: usize, what: &str) -> Result<&'a mut [T], 
             message: format!("{what} is not aligned for its type"),
         });
     }
-    // SAFETY: non-null, aligned, n writable elements overlapping nothing
-    // else, by the caller's contract.
-    Ok(unsafe { std::slice::from_raw_parts_mut(p, n) })
+    Ok(())
 }
 
 /// `count * dims`, or the message that it overflows.

@@ -279,6 +279,28 @@ impl<'py, F: Element> Outs<'py, F> {
     }
 }
 
+impl<F: Element + Copy + Default> Outs<'_, F> {
+    /// The buffers to fill: the caller's arrays, or fresh vectors of `n`
+    /// values and, with `gradient`, `grad_len()` gradient entries.
+    fn buffers(
+        &mut self,
+        gradient: bool,
+        n: usize,
+        grad_len: impl FnOnce() -> PyResult<usize>,
+    ) -> PyResult<(Buf<'_, F>, Option<Buf<'_, F>>)> {
+        let values = match &mut self.values {
+            Some(a) => theirs(a)?,
+            None => Buf::Ours(new_buf(n)?),
+        };
+        let grad = match (&mut self.gradient, gradient) {
+            (Some(a), _) => Some(theirs(a)?),
+            (None, true) => Some(Buf::Ours(new_buf(grad_len()?)?)),
+            (None, false) => None,
+        };
+        Ok((values, grad))
+    }
+}
+
 /// A buffer to fill: the caller's array, or a fresh vector.
 enum Buf<'a, F> {
     Theirs(&'a mut [F]),
@@ -397,15 +419,7 @@ fn sample_typed<F: Float + Element>(
     let value_shape = gradient_shape[..gradient_shape.len() - 1].to_vec();
     let n: usize = value_shape.iter().product();
     let mut outs = Outs::<F>::new(out, gradient, &value_shape, &gradient_shape)?;
-    let mut values = match &mut outs.values {
-        Some(a) => theirs(a)?,
-        None => Buf::Ours(new_buf(n)?),
-    };
-    let mut grad = match (&mut outs.gradient, gradient) {
-        (Some(a), _) => Some(theirs(a)?),
-        (None, true) => Some(Buf::Ours(new_buf(n * d)?)),
-        (None, false) => None,
-    };
+    let (mut values, mut grad) = outs.buffers(gradient, n, || Ok(n * d))?;
     let result = py.detach(|| {
         run_in(pool, || {
             // Strided and non-native layouts are copied to C order first.
@@ -532,15 +546,8 @@ fn grid_typed<F: Float + Element>(
         .try_fold(1usize, |n, &s| n.checked_mul(s))
         .ok_or_else(too_large)?;
     let mut outs = Outs::<F>::new(out, gradient, &value_shape, &gradient_shape)?;
-    let mut values = match &mut outs.values {
-        Some(a) => theirs(a)?,
-        None => Buf::Ours(new_buf(n)?),
-    };
-    let mut grad = match (&mut outs.gradient, gradient) {
-        (Some(a), _) => Some(theirs(a)?),
-        (None, true) => Some(Buf::Ours(new_buf(n.checked_mul(d).ok_or_else(too_large)?)?)),
-        (None, false) => None,
-    };
+    let grad_len = || n.checked_mul(d).ok_or_else(too_large);
+    let (mut values, mut grad) = outs.buffers(gradient, n, grad_len)?;
     let result = py.detach(|| {
         run_in(pool, || {
             // The origin and step are x first already, as the library's.
