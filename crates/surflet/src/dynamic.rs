@@ -114,6 +114,8 @@ impl<T: Field<D>, const D: usize> ErasedField for Dim<T, D> {
 /// (the command line evaluates family noises only at single points, and
 /// its first build is most of all the library's kernels).
 fn erase<T: Field<D> + 'static, const D: usize>(field: T) -> DynField {
+    // Attributes, not `cfg!`: with both arms compiled the engine would be
+    // instantiated whichever one runs.
     #[cfg(feature = "dynamic-noise")]
     return DynField::new(field);
     #[cfg(not(feature = "dynamic-noise"))]
@@ -360,7 +362,7 @@ impl DynField {
     /// use surflet::{Noise, NoiseKind};
     ///
     /// let n = Noise::<2>::new(NoiseKind::Perlin, 3);
-    /// let (by_point, batch) = (DynField::points(n.clone()), DynField::new(n));
+    /// let (by_point, batch) = (DynField::points(n), DynField::new(n));
     /// let p = [0.1f32, 0.2, 1.5, -2.0, 7.25, 0.5];
     /// let (mut a, mut b) = ([0.0f32; 3], [0.0f32; 3]);
     /// by_point.fill(Points::Interleaved(&p), &mut a, None)?;
