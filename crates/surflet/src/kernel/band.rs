@@ -467,34 +467,21 @@ pub(crate) fn grid_rows<
         if grid_row::<S, D, PERLIN, PERIODIC, GRAD>(s, field, xs, dest, cache) {
             // The next rows of the same band need only their own y
             // quantities: no call, no key.
-            let mut p = [s.zero(); D];
-            for a in 2..D {
-                p[a] = s.splat(rest[a]);
-            }
-            let band = cache.key.map(|k| k.y);
-            while !GRAD && n <= BAND_MAX && cache.finite && cache.row_finite && r < ys.len() {
-                let y = ys[r];
-                if !y.is_finite() {
-                    break;
-                }
-                let (pos, q) = y_axis::<S, PERIODIC>(s, field, y);
-                if Some(pos) != band {
-                    break;
-                }
-                row[1] = y;
-                cache.row = Some(row);
-                cache.y = q;
-                p[1] = s.splat(y);
-                band_row::<S, D, PERLIN, GRAD>(
+            if let Some(band) = cache.key.map(|k| k.y)
+                && !GRAD
+                && n <= BAND_MAX
+                && cache.finite
+                && cache.row_finite
+            {
+                let rows = Band { ys, r, band, at, n };
+                r = band_rows::<S, D, PERLIN, PERIODIC>(
                     s,
+                    field,
                     cache,
-                    &p,
+                    rows,
                     outs,
-                    at + r * n,
-                    n,
                     (&mut vlo, &mut vhi),
                 );
-                r += 1;
             }
             continue;
         }
@@ -513,6 +500,206 @@ pub(crate) fn grid_rows<
     *lo = vlo;
     *hi = vhi;
     true
+}
+
+/// The rows of a grid block after row `r` that may lie in the band
+/// `band` (y's primed near and far lattice positions): `ys` are the
+/// block's rows' y coordinates, row `i` of them starting at output
+/// position `at + i·n`.
+struct Band<'a, E> {
+    ys: &'a [E],
+    r: usize,
+    band: (u32, u32),
+    at: usize,
+    n: usize,
+}
+
+/// Finishes the rows from `rows.r` on while they lie in the band that
+/// `cache` holds ready, whose vectors and row are finite (no gradient):
+/// returns the first row not done. The rows' y quantities are computed a
+/// vector of rows at a time (the same lanes as [`y_axis`]), and then
+/// [`band_block`] runs them together.
+#[inline(always)]
+fn band_rows<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
+    s: S,
+    field: &LaneParams<S>,
+    cache: &mut RowCache<S, D>,
+    Band {
+        ys,
+        mut r,
+        band,
+        at,
+        n,
+    }: Band<'_, S::E>,
+    outs: &mut [&mut [S::E]],
+    bounds: (&mut S::F, &mut S::F),
+) -> usize {
+    let l = S::LANES;
+    let zero = s.zero();
+    let mut q = [[S::E::ZERO; 3]; 16];
+    let z = [S::E::ZERO; 16];
+    let (mut frac, mut d1, mut u, mut du, mut same) = (z, z, z, z, z);
+    let (vlo, vhi) = bounds;
+    while r < ys.len() {
+        let m = (ys.len() - r).min(l);
+        let (_, _, fr, lo, hi, fu, fdu) = axis::<S, PERIODIC>(s, field, 1, load_row(s, ys, r));
+        let in_band = s.m_and(
+            s.u_to_m(s.u_eq(lo, s.u_splat(band.0))),
+            s.u_to_m(s.u_eq(hi, s.u_splat(band.1))),
+        );
+        s.store(fr, &mut frac);
+        s.store(s.sub(fr, s.c(1.0)), &mut d1);
+        s.store(fu, &mut u);
+        s.store(fdu, &mut du);
+        s.store(s.select(in_band, s.c(1.0), zero), &mut same);
+        let mut k = 0;
+        while k < m && ys[r + k].is_finite() && same[k] == S::E::ONE {
+            q[k] = [frac[k], d1[k], u[k]];
+            k += 1;
+        }
+        if k > 0 {
+            band_block::<S, D, PERLIN>(
+                s,
+                cache,
+                &q[..k],
+                outs,
+                at + r * n,
+                n,
+                (&mut *vlo, &mut *vhi),
+            );
+            // The cache as the last row leaves it.
+            if let Some(row) = &mut cache.row {
+                row[1] = ys[r + k - 1];
+            }
+            let e = k - 1;
+            cache.y = (
+                s.splat(frac[e]),
+                s.splat(d1[e]),
+                s.splat(u[e]),
+                s.splat(du[e]),
+            );
+            r += k;
+        }
+        if k < m {
+            break;
+        }
+    }
+    r
+}
+
+/// The rows whose y quantities (fraction, fraction − 1, fade) are `q`'s,
+/// consecutive from `outs[0][at..]`, `n` points each, over the stretch that
+/// `cache` holds ready (finite vectors on a finite row, no gradient):
+/// [`band_row`]'s fast path, `R` rows at a time, so that each vector's
+/// columns are loaded once for `R` rows and a row costs no call or
+/// bookkeeping of its own. The same operations on the same operands, so the
+/// same bits; the bounds are kept per row of a group (`min` and `max` do not
+/// depend on the order: no NaN or −0 reaches them here).
+#[inline(always)]
+fn band_block<S: Simd, const D: usize, const PERLIN: bool>(
+    s: S,
+    cache: &RowCache<S, D>,
+    q: &[[S::E; 3]],
+    outs: &mut [&mut [S::E]],
+    at: usize,
+    n: usize,
+    bounds: (&mut S::F, &mut S::F),
+) {
+    // Groups only where the register file holds them (AVX-512's 32
+    // vectors; value noise keeps one y quantity a row, Perlin noise
+    // three): with 16, a group's fades and bounds spill.
+    if S::LANES < 16 {
+        band_groups::<S, D, PERLIN, 1>(s, cache, q, outs, at, n, bounds);
+    } else if PERLIN {
+        band_groups::<S, D, PERLIN, 2>(s, cache, q, outs, at, n, bounds);
+    } else {
+        band_groups::<S, D, PERLIN, 4>(s, cache, q, outs, at, n, bounds);
+    }
+}
+
+/// [`band_block`] in groups of `R` rows, then the rest one at a time.
+#[inline(always)]
+fn band_groups<S: Simd, const D: usize, const PERLIN: bool, const R: usize>(
+    s: S,
+    cache: &RowCache<S, D>,
+    q: &[[S::E; 3]],
+    outs: &mut [&mut [S::E]],
+    at: usize,
+    n: usize,
+    (vlo, vhi): (&mut S::F, &mut S::F),
+) {
+    let l = S::LANES;
+    let full = n / l;
+    let hot = &cache.hot[..full];
+    let (lo, hi) = (*vlo, *vhi);
+    let mut lo4 = [lo; R];
+    let mut hi4 = [hi; R];
+    let mut lo1 = [lo];
+    let mut hi1 = [hi];
+    let value = &mut outs[0][at..at + q.len() * n];
+    let mut groups = value.chunks_exact_mut(R * n);
+    let mut qs = q.chunks_exact(R);
+    for (g, qg) in (&mut groups).zip(&mut qs) {
+        let mut rows = g.chunks_exact_mut(n);
+        let rows = core::array::from_fn(|_| rows.next().unwrap_or_default());
+        let qg = core::array::from_fn(|i| qg[i]);
+        row_group::<S, D, PERLIN, R>(s, hot, qg, rows, (&mut lo4, &mut hi4));
+    }
+    for (row, &qr) in groups
+        .into_remainder()
+        .chunks_exact_mut(n)
+        .zip(qs.remainder())
+    {
+        row_group::<S, D, PERLIN, 1>(s, hot, [qr], [row], (&mut lo1, &mut hi1));
+    }
+    let (mut lo, mut hi) = (lo1[0], hi1[0]);
+    for i in 0..R {
+        lo = s.min(lo4[i], lo);
+        hi = s.max(hi4[i], hi);
+    }
+    (*vlo, *vhi) = (lo, hi);
+    if full * l < n {
+        let (zero, scale) = (s.zero(), s.c(SCALE[D - 1]));
+        for (j, &[frac, d1, u]) in q.iter().enumerate() {
+            let y = (s.splat(frac), s.splat(d1), s.splat(u));
+            let v = finish_hot::<S, PERLIN>(s, &cache.hot[full], y, zero, scale);
+            let at = at + j * n + full * l;
+            store_row::<S, D, false>(
+                s,
+                (v, [zero; D]),
+                outs,
+                at,
+                n - full * l,
+                (&mut *vlo, &mut *vhi),
+            );
+        }
+    }
+}
+
+/// The whole vectors of `R` rows (`rows`, their y quantities `q`), each
+/// vector's columns loaded once for all of them; the bounds per row.
+#[inline(always)]
+fn row_group<S: Simd, const D: usize, const PERLIN: bool, const R: usize>(
+    s: S,
+    hot: &[Hot<S>],
+    q: [[S::E; 3]; R],
+    rows: [&mut [S::E]; R],
+    (lo, hi): (&mut [S::F; R], &mut [S::F; R]),
+) {
+    let l = S::LANES;
+    let (zero, scale) = (s.zero(), s.c(SCALE[D - 1]));
+    let y = q.map(|[frac, d1, u]| (s.splat(frac), s.splat(d1), s.splat(u)));
+    let mut outs = rows.map(|r| r.chunks_exact_mut(l));
+    for h in hot {
+        for i in 0..R {
+            let v = finish_hot::<S, PERLIN>(s, h, y[i], zero, scale);
+            if let Some(o) = outs[i].next() {
+                s.store(v, o);
+            }
+            lo[i] = s.min(v, lo[i]);
+            hi[i] = s.max(v, hi[i]);
+        }
+    }
 }
 
 /// A row of fBm sums, an octave's amplitude, and whether it is the first
