@@ -332,15 +332,10 @@ fn band_row<S: Simd, const D: usize, const PERLIN: bool, const GRAD: bool>(
             // Every point's poison is +0, and its value is never −0 (the
             // value adds the poison), so the bounds need no `+ 0`.
             let (frac, d1, u, _) = cache.y;
-            let (zero, scale) = (s.zero(), s.c(SCALE[D - 1]));
-            let (mut lo, mut hi) = (*vlo, *vhi);
-            for (h, o) in cache.hot.iter().zip(value.chunks_exact_mut(l)) {
-                let v = finish_hot::<S, PERLIN>(s, h, (frac, d1, u), zero, scale);
-                s.store(v, o);
-                lo = s.min(v, lo);
-                hi = s.max(v, hi);
-            }
-            (*vlo, *vhi) = (lo, hi);
+            let (mut lo, mut hi) = ([*vlo], [*vhi]);
+            let hot = &cache.hot[..full];
+            row_group::<S, D, PERLIN, 1>(s, hot, [(frac, d1, u)], [value], (&mut lo, &mut hi));
+            (*vlo, *vhi) = (lo[0], hi[0]);
         } else {
             for (k, o) in value.chunks_exact_mut(l).enumerate() {
                 let (v, g) = band_point::<S, D, PERLIN, GRAD>(s, cache, k, &mut p);
@@ -632,37 +627,37 @@ fn band_groups<S: Simd, const D: usize, const PERLIN: bool, const R: usize>(
     let full = n / l;
     let hot = &cache.hot[..full];
     let (lo, hi) = (*vlo, *vhi);
-    let mut lo4 = [lo; R];
-    let mut hi4 = [hi; R];
-    let mut lo1 = [lo];
-    let mut hi1 = [hi];
+    // The bounds of the groups' rows, and of the rest's.
+    let (mut group_lo, mut group_hi) = ([lo; R], [hi; R]);
+    let (mut rest_lo, mut rest_hi) = ([lo], [hi]);
+    let splat = |[frac, d1, u]: [S::E; 3]| (s.splat(frac), s.splat(d1), s.splat(u));
     let value = &mut outs[0][at..at + q.len() * n];
     let mut groups = value.chunks_exact_mut(R * n);
     let mut qs = q.chunks_exact(R);
     for (g, qg) in (&mut groups).zip(&mut qs) {
         let mut rows = g.chunks_exact_mut(n);
         let rows = core::array::from_fn(|_| rows.next().unwrap_or_default());
-        let qg = core::array::from_fn(|i| qg[i]);
-        row_group::<S, D, PERLIN, R>(s, hot, qg, rows, (&mut lo4, &mut hi4));
+        let y = core::array::from_fn(|i| splat(qg[i]));
+        row_group::<S, D, PERLIN, R>(s, hot, y, rows, (&mut group_lo, &mut group_hi));
     }
     for (row, &qr) in groups
         .into_remainder()
         .chunks_exact_mut(n)
         .zip(qs.remainder())
     {
-        row_group::<S, D, PERLIN, 1>(s, hot, [qr], [row], (&mut lo1, &mut hi1));
+        let y = [splat(qr)];
+        row_group::<S, D, PERLIN, 1>(s, hot, y, [row], (&mut rest_lo, &mut rest_hi));
     }
-    let (mut lo, mut hi) = (lo1[0], hi1[0]);
+    let (mut lo, mut hi) = (rest_lo[0], rest_hi[0]);
     for i in 0..R {
-        lo = s.min(lo4[i], lo);
-        hi = s.max(hi4[i], hi);
+        lo = s.min(group_lo[i], lo);
+        hi = s.max(group_hi[i], hi);
     }
     (*vlo, *vhi) = (lo, hi);
     if full * l < n {
         let (zero, scale) = (s.zero(), s.c(SCALE[D - 1]));
-        for (j, &[frac, d1, u]) in q.iter().enumerate() {
-            let y = (s.splat(frac), s.splat(d1), s.splat(u));
-            let v = finish_hot::<S, PERLIN>(s, &cache.hot[full], y, zero, scale);
+        for (j, &qr) in q.iter().enumerate() {
+            let v = finish_hot::<S, PERLIN>(s, &cache.hot[full], splat(qr), zero, scale);
             let at = at + j * n + full * l;
             store_row::<S, D, false>(
                 s,
@@ -676,19 +671,21 @@ fn band_groups<S: Simd, const D: usize, const PERLIN: bool, const R: usize>(
     }
 }
 
-/// The whole vectors of `R` rows (`rows`, their y quantities `q`), each
-/// vector's columns loaded once for all of them; the bounds per row.
+/// The whole vectors of `R` rows (`rows`, their y quantities `y`: fraction,
+/// fraction − 1, fade) whose points are finite and whose poison is +0
+/// (`hot` holds one entry per whole vector): each vector's columns loaded
+/// once for all of them, the bounds per row. A value is never −0 here (it
+/// adds the poison), so the bounds need no `+ 0`.
 #[inline(always)]
 fn row_group<S: Simd, const D: usize, const PERLIN: bool, const R: usize>(
     s: S,
     hot: &[Hot<S>],
-    q: [[S::E; 3]; R],
+    y: [(S::F, S::F, S::F); R],
     rows: [&mut [S::E]; R],
     (lo, hi): (&mut [S::F; R], &mut [S::F; R]),
 ) {
     let l = S::LANES;
     let (zero, scale) = (s.zero(), s.c(SCALE[D - 1]));
-    let y = q.map(|[frac, d1, u]| (s.splat(frac), s.splat(d1), s.splat(u)));
     let mut outs = rows.map(|r| r.chunks_exact_mut(l));
     for h in hot {
         for i in 0..R {
