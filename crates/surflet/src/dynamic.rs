@@ -122,7 +122,8 @@ fn erase<T: Field<D> + 'static, const D: usize>(field: T) -> DynField {
     return DynField::points(field);
 }
 
-/// A field whose batch calls go point by point (see [`DynField::points`]).
+/// A field whose batch calls go point by point (see [`DynField::points`]),
+/// values included: one single-point kernel (`sample`) instead of two.
 struct ByPoint<T>(T);
 
 impl<T: Field<D>, const D: usize> Field<D> for ByPoint<T> {
@@ -130,11 +131,57 @@ impl<T: Field<D>, const D: usize> Field<D> for ByPoint<T> {
         self.0.sample(p)
     }
     fn get<F: Float>(&self, p: [F; D]) -> F {
-        self.0.get(p)
+        self.0.sample(p).value
     }
     fn range(&self) -> (f64, f64) {
         self.0.range()
     }
+}
+
+/// A stack behind [`DynField::stack`] without the `dynamic-noise` feature:
+/// its single points go through its batch call on one point, the engine
+/// its grids compile anyway, rather than through a second, single-point
+/// copy of every kernel in every dimension and precision (the same bits;
+/// a fifth of the library's release build).
+#[cfg(any(test, not(feature = "dynamic-noise")))]
+struct ByBatch<T>(T);
+
+#[cfg(any(test, not(feature = "dynamic-noise")))]
+impl<T: Field<D>, const D: usize> Field<D> for ByBatch<T> {
+    fn sample<F: Float>(&self, p: [F; D]) -> crate::Sample<F, D> {
+        crate::field::sample_by_fill(p, |coords, v, g| self.0.fill_on(Isa::Scalar, coords, v, g))
+    }
+    fn range(&self) -> (f64, f64) {
+        self.0.range()
+    }
+    fn fill_on<F: Float>(
+        &self,
+        isa: Isa,
+        coords: [&[F]; D],
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<(), Error> {
+        self.0.fill_on(isa, coords, out, gradient)
+    }
+    fn grid_on<F: Float>(
+        &self,
+        isa: Isa,
+        grid: &Grid<F, D>,
+        out: &mut [F],
+        gradient: Option<[&mut [F]; D]>,
+    ) -> Result<Bounds<F>, Error> {
+        self.0.grid_on(isa, grid, out, gradient)
+    }
+}
+
+/// A stack behind [`DynField::stack`]: with its single-point kernels where
+/// the `dynamic-noise` feature asks for them (C and Python callers sample
+/// single points), through its batch engine otherwise ([`ByBatch`]).
+fn erase_stack<const D: usize>(e: crate::stack::Evaluator<D>) -> DynField {
+    #[cfg(feature = "dynamic-noise")]
+    return DynField::new(e);
+    #[cfg(not(feature = "dynamic-noise"))]
+    return DynField::new(ByBatch(e));
 }
 
 fn dims_error(what: &str, found: usize, d: usize) -> Error {
@@ -350,8 +397,8 @@ impl DynField {
     }
 
     /// Erases the dimension of `field`, with its batch and grid calls made
-    /// point by point through its [`Field::sample`] and [`Field::get`] (the
-    /// `Field` trait's own batch calls: one thread, any `isa`): the same
+    /// point by point through its [`Field::sample`] (values too: the
+    /// `Field` trait's own batch calls, one thread, any `isa`): the same
     /// bits as [`new`](Self::new) for every field of this library, whose
     /// batch and grid calls give the bits of their points, without
     /// compiling the field's batch engine into the program. This is what
@@ -456,10 +503,10 @@ impl DynField {
     /// `stack` built in `dims` dimensions (1 to 4).
     pub fn stack(stack: &crate::stack::Stack, dims: usize) -> Result<DynField, Error> {
         Ok(match dims {
-            1 => DynField::new(stack.build::<1>()?),
-            2 => DynField::new(stack.build::<2>()?),
-            3 => DynField::new(stack.build::<3>()?),
-            4 => DynField::new(stack.build::<4>()?),
+            1 => erase_stack(stack.build::<1>()?),
+            2 => erase_stack(stack.build::<2>()?),
+            3 => erase_stack(stack.build::<3>()?),
+            4 => erase_stack(stack.build::<4>()?),
             _ => return Err(four(dims)),
         })
     }
@@ -655,6 +702,57 @@ impl DynCurl {
         match &self.0 {
             CurlDims::D2(c, shift) => go(c, shift, p),
             CurlDims::D3(c, shift) => go(c, shift, p),
+        }
+    }
+}
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use super::*;
+    use crate::stack::{Evaluator, Stack};
+
+    /// `ByBatch`'s single points (a batch call on one point) have the bits
+    /// of the stack's single-point kernels, values and gradients.
+    fn by_batch_is_sample<F: Float, const D: usize>(e: &Evaluator<D>, what: &str) {
+        let b = ByBatch(e.clone());
+        let erased = DynField::new(ByBatch(e.clone()));
+        for i in 0..60 {
+            let p: [F; D] = core::array::from_fn(|a| {
+                F::from_f64(((i * 7919 + a * 104_729) % 1013) as f64 * 0.0173 - 8.3)
+            });
+            let (want, got) = (e.sample(p), b.sample(p));
+            let bits = |s: &crate::Sample<F, D>| {
+                (
+                    s.value.to_f64().to_bits(),
+                    s.gradient.map(|g| g.to_f64().to_bits()),
+                )
+            };
+            assert_eq!(bits(&got), bits(&want), "{what} at {p:?}");
+            let dynamic = erased.sample(&p);
+            assert_eq!(dynamic.value.to_f64().to_bits(), bits(&want).0, "{what}");
+            assert_eq!(dynamic.gradient[..D], want.gradient, "{what}");
+        }
+    }
+
+    fn each_dims<const D: usize>(stack: &Stack, what: &str) {
+        // A kind that has no D-dimensional form is not built.
+        if let Ok(e) = stack.build::<D>() {
+            by_batch_is_sample::<f32, D>(&e, &format!("{what} {D}D f32"));
+            by_batch_is_sample::<f64, D>(&e, &format!("{what} {D}D f64"));
+        }
+    }
+
+    #[test]
+    fn single_points_through_the_batch_engine_keep_their_bits() {
+        for kind in NoiseKind::ALL {
+            for extra in ["", "[warp]\namplitude = 0.5\n"] {
+                let toml = format!("noise = \"{kind}\"\n[fractal]\noctaves = 3\n{extra}");
+                let stack = Stack::from_toml_str(&toml).unwrap();
+                each_dims::<1>(&stack, &toml);
+                each_dims::<2>(&stack, &toml);
+                each_dims::<3>(&stack, &toml);
+                each_dims::<4>(&stack, &toml);
+            }
         }
     }
 }

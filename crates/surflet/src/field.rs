@@ -171,6 +171,33 @@ pub(crate) fn check_lengths<F, const D: usize>(
     Ok(())
 }
 
+/// The value and gradient at `p` from a batch call `fill` on one point
+/// (what a batch call gives at a point is what a single-point call gives,
+/// so this is the field's `sample`, through code its batch calls compile
+/// anyway). A failed call gives NaN.
+pub(crate) fn sample_by_fill<F: Float, const D: usize>(
+    p: [F; D],
+    fill: impl FnOnce([&[F]; D], &mut [F], Option<[&mut [F]; D]>) -> Result<(), Error>,
+) -> Sample<F, D> {
+    let coords: [[F; 1]; D] = core::array::from_fn(|a| [p[a]]);
+    let (mut v, mut g) = ([F::ZERO], [[F::ZERO]; D]);
+    let res = {
+        let mut it = g.iter_mut();
+        let refs: [&mut [F]; D] = core::array::from_fn(|_| &mut it.next().expect("D")[..]);
+        fill(core::array::from_fn(|a| &coords[a][..]), &mut v, Some(refs))
+    };
+    match res {
+        Ok(()) => Sample {
+            value: v[0],
+            gradient: core::array::from_fn(|a| g[a][0]),
+        },
+        Err(_) => Sample {
+            value: F::NAN,
+            gradient: [F::NAN; D],
+        },
+    }
+}
+
 /// The smallest and largest non-NaN value of `v`, a zero counted as `+0`
 /// (the convention of every grid call).
 pub(crate) fn bounds_of<F: Float>(v: &[F]) -> Bounds<F> {

@@ -12,7 +12,7 @@ use super::ast::Graph;
 use super::eval::{Frame, Pass};
 use super::kinds::{self, Cx, Node, Op};
 use crate::error::Error;
-use crate::field::{Field, run_blocks};
+use crate::field::{Field, run_blocks, sample_by_fill};
 use crate::float::Float;
 use crate::grid::Grid;
 use crate::sample::{Bounds, Sample};
@@ -148,31 +148,10 @@ impl<const D: usize> GraphField<D> {
 
 impl<const D: usize> Field<D> for GraphField<D> {
     fn sample<F: Float>(&self, p: [F; D]) -> Sample<F, D> {
-        let mut v = [F::ZERO];
-        let mut g = [[F::ZERO]; D];
-        let coords: [[F; 1]; D] = core::array::from_fn(|a| [p[a]]);
-        let res = {
-            let mut it = g.iter_mut();
-            let refs: [&mut [F]; D] = core::array::from_fn(|_| &mut it.next().expect("D")[..]);
-            self.block(
-                Isa::Scalar,
-                core::array::from_fn(|a| &coords[a][..]),
-                None,
-                &mut v,
-                Some(refs),
-            )
-        };
-        match res {
-            Ok(()) => Sample {
-                value: v[0],
-                gradient: core::array::from_fn(|a| g[a][0]),
-            },
-            // Only a user field's own error can get here.
-            Err(_) => Sample {
-                value: F::NAN,
-                gradient: [F::NAN; D],
-            },
-        }
+        // Only a user field's own error can fail the call (NaN then).
+        sample_by_fill(p, |coords, v, g| {
+            self.block(Isa::Scalar, coords, None, v, g)
+        })
     }
 
     fn get<F: Float>(&self, p: [F; D]) -> F {
