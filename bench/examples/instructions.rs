@@ -9,7 +9,8 @@
 //! valgrind --tool=callgrind $B perlin 3 3 grid
 //! ```
 //!
-//! Arguments: `value|perlin|simplex`, the dimension (2–4), repetitions,
+//! Arguments: a family noise's name (`value`, `perlin`, `simplex`,
+//! `opensimplex2`, ...), the dimension (2–4), repetitions,
 //! and `grid` for the grid call, `fbm` for the grid call of a 3-octave fBm
 //! at frequency 1/64 (spaced 1, quick-noise's headline workload), or `get`
 //! for single points in a loop. The points are a 0.03-spaced grid: 512²,
@@ -17,13 +18,10 @@
 use surflet::{Field, Fractal, FractalKind, FractalParams, Grid, Isa, Noise, NoiseKind};
 fn main() {
     let a: Vec<String> = std::env::args().collect();
-    let kind = if a[1] == "value" {
-        NoiseKind::Value
-    } else if a[1] == "perlin" {
-        NoiseKind::Perlin
-    } else {
-        NoiseKind::Simplex
-    };
+    let kind = NoiseKind::ALL
+        .into_iter()
+        .find(|k| k.name() == a[1])
+        .expect("a family noise's name");
     let d: usize = a[2].parse().unwrap();
     let reps: usize = a[3].parse().unwrap();
     let grid = a.get(4).is_some_and(|m| m == "grid");

@@ -101,7 +101,13 @@ fn model<const D: usize>(kind: NoiseKind, side: usize, fbm_side: usize) -> [f64;
 #[test]
 fn the_model() {
     let mut rows = Vec::new();
-    for kind in [NoiseKind::Value, NoiseKind::Perlin, NoiseKind::Simplex] {
+    for kind in [
+        NoiseKind::Value,
+        NoiseKind::Perlin,
+        NoiseKind::Simplex,
+        NoiseKind::OpenSimplex2,
+        NoiseKind::OpenSimplex2S,
+    ] {
         rows.push((kind, 2, model::<2>(kind, 512, 512)));
         rows.push((kind, 3, model::<3>(kind, 64, 64)));
     }
@@ -111,7 +117,7 @@ fn the_model() {
         std::println!("| {} {d}D | {p:.2} | {g:.2} | {f:.2} |", kind.name());
         // The band engine shares each band's columns between its rows, so
         // a value or Perlin grid needs fewer operations than its points.
-        if *kind != NoiseKind::Simplex {
+        if matches!(kind, NoiseKind::Value | NoiseKind::Perlin) {
             assert!(g < p, "{kind:?} {d}D: grid {g} against points {p}");
         }
     }
