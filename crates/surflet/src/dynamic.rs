@@ -30,6 +30,7 @@
 
 use crate::prelude_internal::*;
 use alloc::sync::Arc;
+use core::marker::PhantomData;
 
 use crate::cellular::Cellular;
 use crate::error::Error;
@@ -56,9 +57,39 @@ impl core::fmt::Debug for DynField {
     }
 }
 
-struct Dim<T, const D: usize>(T);
+/// A field with its dimension erased; `P` computes its single points.
+struct Dim<T, const D: usize, P = Own>(T, PhantomData<P>);
 
-impl<T: Field<D>, const D: usize> ErasedField for Dim<T, D> {
+/// How an erased field computes a single point.
+trait PointPath: Send + Sync + 'static {
+    fn sample<F: Float, T: Field<D>, const D: usize>(f: &T, p: [F; D]) -> crate::Sample<F, D>;
+}
+
+/// The field's own single-point kernel.
+struct Own;
+
+impl PointPath for Own {
+    fn sample<F: Float, T: Field<D>, const D: usize>(f: &T, p: [F; D]) -> crate::Sample<F, D> {
+        f.sample(p)
+    }
+}
+
+/// The field's batch call on one point: for a stack behind
+/// [`DynField::stack`] without the `dynamic-noise` feature, the engine its
+/// grids compile anyway, rather than a second, single-point copy of every
+/// kernel in every dimension and precision (the same bits; about 5 % of
+/// the CPU time of the command line's first build, docs/BUILD.md).
+#[cfg(any(test, not(feature = "dynamic-noise")))]
+struct OneBatch;
+
+#[cfg(any(test, not(feature = "dynamic-noise")))]
+impl PointPath for OneBatch {
+    fn sample<F: Float, T: Field<D>, const D: usize>(f: &T, p: [F; D]) -> crate::Sample<F, D> {
+        crate::field::sample_by_fill(p, |coords, v, g| f.fill_on(Isa::Scalar, coords, v, g))
+    }
+}
+
+impl<T: Field<D>, P: PointPath, const D: usize> ErasedField for Dim<T, D, P> {
     fn dims(&self) -> usize {
         D
     }
@@ -66,10 +97,10 @@ impl<T: Field<D>, const D: usize> ErasedField for Dim<T, D> {
         self.0.range()
     }
     fn sample_f32(&self, p: &[f32]) -> DynSample<f32> {
-        sample_in::<f32, T, D>(&self.0, p)
+        sample_in::<f32, T, P, D>(&self.0, p)
     }
     fn sample_f64(&self, p: &[f64]) -> DynSample<f64> {
-        sample_in::<f64, T, D>(&self.0, p)
+        sample_in::<f64, T, P, D>(&self.0, p)
     }
     fn fill_f32(
         &self,
@@ -138,51 +169,14 @@ impl<T: Field<D>, const D: usize> Field<D> for ByPoint<T> {
     }
 }
 
-/// A stack behind [`DynField::stack`] without the `dynamic-noise` feature:
-/// its single points go through its batch call on one point, the engine
-/// its grids compile anyway, rather than through a second, single-point
-/// copy of every kernel in every dimension and precision (the same bits;
-/// about 5 % of the CPU time of the command line's first build,
-/// docs/BUILD.md).
-#[cfg(any(test, not(feature = "dynamic-noise")))]
-struct ByBatch<T>(T);
-
-#[cfg(any(test, not(feature = "dynamic-noise")))]
-impl<T: Field<D>, const D: usize> Field<D> for ByBatch<T> {
-    fn sample<F: Float>(&self, p: [F; D]) -> crate::Sample<F, D> {
-        crate::field::sample_by_fill(p, |coords, v, g| self.0.fill_on(Isa::Scalar, coords, v, g))
-    }
-    fn range(&self) -> (f64, f64) {
-        self.0.range()
-    }
-    fn fill_on<F: Float>(
-        &self,
-        isa: Isa,
-        coords: [&[F]; D],
-        out: &mut [F],
-        gradient: Option<[&mut [F]; D]>,
-    ) -> Result<(), Error> {
-        self.0.fill_on(isa, coords, out, gradient)
-    }
-    fn grid_on<F: Float>(
-        &self,
-        isa: Isa,
-        grid: &Grid<F, D>,
-        out: &mut [F],
-        gradient: Option<[&mut [F]; D]>,
-    ) -> Result<Bounds<F>, Error> {
-        self.0.grid_on(isa, grid, out, gradient)
-    }
-}
-
 /// A stack behind [`DynField::stack`]: with its single-point kernels where
 /// the `dynamic-noise` feature asks for them (C and Python callers sample
-/// single points), through its batch engine otherwise ([`ByBatch`]).
+/// single points), through its batch engine otherwise ([`OneBatch`]).
 fn erase_stack<const D: usize>(e: crate::stack::Evaluator<D>) -> DynField {
     #[cfg(feature = "dynamic-noise")]
     return DynField::new(e);
     #[cfg(not(feature = "dynamic-noise"))]
-    return DynField::new(ByBatch(e));
+    return DynField(Arc::new(Dim::<_, D, OneBatch>(e, PhantomData)));
 }
 
 fn dims_error(what: &str, found: usize, d: usize) -> Error {
@@ -192,8 +186,8 @@ fn dims_error(what: &str, found: usize, d: usize) -> Error {
     }
 }
 
-fn sample_in<F: Float, T: Field<D>, const D: usize>(f: &T, p: &[F]) -> DynSample<F> {
-    let s = f.sample::<F>(core::array::from_fn(|a| p[a]));
+fn sample_in<F: Float, T: Field<D>, P: PointPath, const D: usize>(f: &T, p: &[F]) -> DynSample<F> {
+    let s = P::sample::<F, T, D>(f, core::array::from_fn(|a| p[a]));
     let mut gradient = [F::ZERO; MAX_DIMS];
     gradient[..D].copy_from_slice(&s.gradient);
     DynSample {
@@ -394,7 +388,7 @@ fn grid_in<F: Float, T: Field<D>, const D: usize>(
 impl DynField {
     /// Erases the dimension of `field`.
     pub fn new<T: Field<D> + 'static, const D: usize>(field: T) -> DynField {
-        DynField(Arc::new(Dim::<T, D>(field)))
+        DynField(Arc::new(Dim::<T, D>(field, PhantomData)))
     }
 
     /// Erases the dimension of `field`, with its batch and grid calls made
@@ -712,16 +706,15 @@ mod tests {
     use super::*;
     use crate::stack::{Evaluator, Stack};
 
-    /// `ByBatch`'s single points (a batch call on one point) have the bits
-    /// of the stack's single-point kernels, values and gradients.
+    /// `OneBatch`'s single points (a batch call on one point) have the
+    /// bits of the stack's single-point kernels, values and gradients.
     fn by_batch_is_sample<F: Float, const D: usize>(e: &Evaluator<D>, what: &str) {
-        let b = ByBatch(e.clone());
-        let erased = DynField::new(ByBatch(e.clone()));
+        let erased = DynField(Arc::new(Dim::<_, D, OneBatch>(e.clone(), PhantomData)));
         for i in 0..60 {
             let p: [F; D] = core::array::from_fn(|a| {
                 F::from_f64(((i * 7919 + a * 104_729) % 1013) as f64 * 0.0173 - 8.3)
             });
-            let (want, got) = (e.sample(p), b.sample(p));
+            let (want, got) = (e.sample(p), OneBatch::sample(e, p));
             let bits = |s: &crate::Sample<F, D>| {
                 (
                     s.value.to_f64().to_bits(),
