@@ -57,7 +57,7 @@ fn surflet_cell_gradient(dist: u32, d: vec4<f32>, value: f32, dims: u32) -> vec4
     var g = vec4<f32>(0.0f);
     if (dist == 0u) {
         let safe = value > 0.0f;
-        let inv = 1.0f / select(1.0f, value, safe);
+        let inv = surflet_div(1.0f, select(1.0f, value, safe));
         for (var a = 0u; a < dims; a++) {
             g[a] = select(0.0f, -(d[a] * inv), safe);
         }
@@ -225,8 +225,8 @@ fn surflet_cellular(key: u32, p: vec4<f32>, dims: u32, periodic: bool, per: vec4
     }
 
     if (dist == 0u) {
-        f1 = sqrt(f1);
-        f2 = sqrt(f2);
+        f1 = surflet_sqrt(f1);
+        f2 = surflet_sqrt(f2);
     }
     var nan = surflet_poison2(p.xy);
     if (dims == 3u) {
@@ -261,8 +261,8 @@ fn surflet_cellular(key: u32, p: vec4<f32>, dims: u32, periodic: bool, per: vec4
         let den = select(1.0f, f2, ok);
         let den2 = den * den;
         let num = surflet_p4(g1 * den) - surflet_p4(f1 * g2);
-        v = select(1.0f, f1 / den, ok);
-        g = select(vec4<f32>(0.0f), num / den2, ok);
+        v = select(1.0f, surflet_div(f1, den), ok);
+        g = select(vec4<f32>(0.0f), surflet_div4(num, den2), ok);
     }
     // v opaque: lavapipe reorders a chain of sums such as (f2 - f1) - mid.
     return SurfletSample4d(surflet_p(surflet_p(v - mid) * scale) + nan, surflet_p4(g * scale) + vec4<f32>(nan));

@@ -8,7 +8,11 @@
 //   CPU has two);
 // - min and max are written as selects with the CPU's operand order, so a
 //   NaN operand gives the CPU's answer (WGSL leaves min/max of NaN open);
-// - constants are hexadecimal float literals, exact.
+// - constants are hexadecimal float literals, exact;
+// - division and square root go through surflet_div and surflet_sqrt:
+//   Vulkan lets a driver's f32 division be 2.5 ulp off and its square root
+//   inherit the error of 1/inverseSqrt (NVIDIA's are), where the CPU's are
+//   correctly rounded.
 
 // The opaque zero: the entry point sets it from a uniform that holds 0, so
 // no compiler can fold it away. A pipeline that never sets it still runs
@@ -198,4 +202,143 @@ fn surflet_p3(x: vec3<f32>) -> vec3<f32> {
 
 fn surflet_p4(x: vec4<f32>) -> vec4<f32> {
     return bitcast<vec4<f32>>(bitcast<vec4<u32>>(x) ^ vec4<u32>(surflet_zero));
+}
+
+// A quotient or root's 25-bit significand q (the leading bit at 2^24, the
+// last one the first bit past the f32's 24), the biased exponent e of the
+// leading bit, and whether anything nonzero lies below q (sticky), rounded
+// to nearest with ties to even into an f32 with sign bit `sign`, subnormal
+// or infinite where e says so: IEEE 754's rounding, in integers.
+fn surflet_round_pack(sign: u32, e: i32, q: u32, sticky: bool) -> f32 {
+    if (e >= 255) {
+        return bitcast<f32>(sign | 0x7f800000u);
+    }
+    // Bits of q below the result's last: 1, or more for a subnormal.
+    let drop = u32(clamp(select(1, 2 - e, e < 1), 1, 26));
+    let kept = q >> drop;
+    let rest = q & ((1u << drop) - 1u);
+    let half = 1u << (drop - 1u);
+    let up = rest > half || (rest == half && (sticky || (kept & 1u) == 1u));
+    let m = kept + select(0u, 1u, up);
+    // A normal m holds the leading bit, which adds 1 to e - 1; rounding up
+    // past 2^24 carries into the exponent, up to infinity.
+    return bitcast<f32>(sign | select(m, (u32(e - 1) << 23u) + m, e >= 1));
+}
+
+// A finite nonzero f32's significand, normalised into [2^23, 2^24), and
+// the biased exponent that goes with it (below 1 for a subnormal).
+fn surflet_unpack(u: u32) -> vec2<i32> {
+    let ex = (u >> 23u) & 0xffu;
+    let f = u & 0x7fffffu;
+    if (ex == 0u) {
+        // The top bit of f by halving: countLeadingZeros's GLSL form
+        // (findMSB) reaches naga's SPIR-V reader as a signed and unsigned
+        // mix that it refuses.
+        var v = f;
+        var top = 0u;
+        for (var w = 16u; w > 0u; w = w >> 1u) {
+            if (v >= (1u << w)) {
+                v = v >> w;
+                top = top + w;
+            }
+        }
+        let s = 23u - top;
+        return vec2<i32>(i32(f << s), 1 - i32(s));
+    }
+    return vec2<i32>(i32(f | 0x800000u), i32(ex));
+}
+
+// a / b correctly rounded, as the CPU divides: the significands divided in
+// integers, a byte of the quotient at a time.
+fn surflet_div(a: f32, b: f32) -> f32 {
+    let ua = bitcast<u32>(a);
+    let ub = bitcast<u32>(b);
+    let sign = (ua ^ ub) & 0x80000000u;
+    let a_inf = (ua & 0x7fffffffu) >= 0x7f800000u;
+    let b_inf = (ub & 0x7fffffffu) >= 0x7f800000u;
+    let a_zero = (ua & 0x7fffffffu) == 0u;
+    let b_zero = (ub & 0x7fffffffu) == 0u;
+    if (a_inf || b_inf || a_zero || b_zero) {
+        let a_nan = (ua & 0x7fffffffu) > 0x7f800000u;
+        let b_nan = (ub & 0x7fffffffu) > 0x7f800000u;
+        if (a_nan || b_nan || (a_zero && b_zero) || (a_inf && b_inf)) {
+            // NaN, as the hardware makes it.
+            return a / b;
+        }
+        if (a_inf || b_zero) {
+            return bitcast<f32>(sign | 0x7f800000u);
+        }
+        return bitcast<f32>(sign);
+    }
+    let na = surflet_unpack(ua);
+    let nb = surflet_unpack(ub);
+    var ma = u32(na.x);
+    let mb = u32(nb.x);
+    var e = na.y - nb.y + 127;
+    if (ma < mb) {
+        ma = ma << 1u;
+        e = e - 1;
+    }
+    // ma / mb in [1, 2): its leading 1, then 24 more bits.
+    var r = ma - mb;
+    var q = 1u;
+    for (var k = 0u; k < 3u; k++) {
+        r = r << 8u;
+        q = (q << 8u) | (r / mb);
+        r = r % mb;
+    }
+    return surflet_round_pack(sign, e, q, r != 0u);
+}
+
+fn surflet_div4(a: vec4<f32>, b: f32) -> vec4<f32> {
+    return vec4<f32>(surflet_div(a.x, b), surflet_div(a.y, b), surflet_div(a.z, b), surflet_div(a.w, b));
+}
+
+// The square root correctly rounded, as the CPU takes it: the integer
+// square root of the significand, two bits at a time.
+fn surflet_sqrt(x: f32) -> f32 {
+    let u = bitcast<u32>(x);
+    if ((u & 0x7fffffffu) == 0u || u == 0x7f800000u) {
+        // Zeros keep their sign, and the root of infinity is infinity.
+        return x;
+    }
+    if ((u & 0x7fffffffu) > 0x7f800000u) {
+        // NaN stays NaN.
+        return x + x;
+    }
+    if (u > 0x7f800000u) {
+        // Negative: the default NaN, which x86's square root returns. Not
+        // the hardware's root: a driver that flushes subnormals takes the
+        // root of a negative subnormal as that of -0.
+        return bitcast<f32>(0xffc00000u);
+    }
+    let n = surflet_unpack(u);
+    // x = m 2^k, with k odd and m in [2^23, 2^25).
+    var m = u32(n.x);
+    var k = n.y - 150;
+    if ((k & 1) == 0) {
+        m = m << 1u;
+        k = k - 1;
+    }
+    // N = m 2^25, 50 bits in hi:lo; sqrt(x) = sqrt(N) 2^((k - 25) / 2).
+    let hi = m >> 7u;
+    let lo = m << 25u;
+    var root = 0u;
+    var rem = 0u;
+    for (var i = 0u; i < 25u; i++) {
+        let at = 48u - 2u * i;
+        var pair = 0u;
+        if (at >= 32u) {
+            pair = (hi >> (at - 32u)) & 3u;
+        } else {
+            pair = (lo >> at) & 3u;
+        }
+        rem = (rem << 2u) | pair;
+        let trial = (root << 2u) | 1u;
+        let fits = rem >= trial;
+        rem = select(rem, rem - trial, fits);
+        root = (root << 1u) | select(0u, 1u, fits);
+    }
+    // root = floor(sqrt(N)), in [2^24, 2^25).
+    return surflet_round_pack(0u, (k - 25) / 2 + 151, root, rem != 0u);
 }

@@ -14,12 +14,16 @@
 //! octaves and layers written out as straight-line code with their
 //! constants (frequencies, offsets, amplitudes, seeds' keys) as exact
 //! hexadecimal literals. So a driver that rounds every operation as IEEE
-//! 754 says computes the CPU's bits. Three things in the sources keep
+//! 754 says computes the CPU's bits. Four things in the sources keep
 //! drivers from computing something else (`docs/GPU.md` has what was
 //! measured on each): products pass through `surflet_p` before they are
 //! added, so they cannot be fused into multiply-adds (that needs the entry
 //! point to set the module's private `surflet_zero` from a uniform holding
-//! 0; see the function's comment); `min` and `max` are selects with the
+//! 0; see the function's comment), and so do sums that are then scaled by
+//! a constant (a driver may distribute the product and fuse it); division
+//! and square root go through `surflet_div` and `surflet_sqrt`, IEEE
+//! 754's correctly rounded results computed in integers (Vulkan lets a
+//! driver's be a few ulps off); `min` and `max` are selects with the
 //! CPU's operand order; and no constant is written in decimal.
 //!
 //! In 4D, where WGSL has no `vec5`, `N_gradient` returns the module's
@@ -392,7 +396,10 @@ fn layer_fn<const D: usize>(
         s.push_str("    }\n");
     }
     let scale = c(layer.scale);
-    let _ = writeln!(s, "    return {rt}(v * {scale}, g * {scale});\n}}\n");
+    let _ = writeln!(
+        s,
+        "    return {rt}(surflet_p(v) * {scale}, surflet_p{D}(g) * {scale});\n}}\n"
+    );
     Ok(s)
 }
 
@@ -415,7 +422,7 @@ fn octave_body<const D: usize>(layer: &LayerSpec, j: usize) -> String {
     let body = match layer.kind {
         FractalKind::Fbm => "        let cv = amp * n;\n        let dc = amp * dn;\n".to_string(),
         FractalKind::Billow => format!(
-            "        let k = amp * {};\n        let dc = k * dn;\n        let cv = amp * (surflet_p(abs(n) * 2.0f) - 1.0f);\n",
+            "        let k = amp * {};\n        let dc = k * dn;\n        let cv = amp * surflet_p(surflet_p(abs(n) * 2.0f) - 1.0f);\n",
             sign("n", 2.0)
         ),
         FractalKind::Turbulence => format!(
@@ -423,7 +430,7 @@ fn octave_body<const D: usize>(layer: &LayerSpec, j: usize) -> String {
             sign("n", 1.0)
         ),
         FractalKind::Ridged => format!(
-            "        let r0 = {offset} - abs(n);\n\
+            "        let r0 = surflet_p({offset} - abs(n));\n\
              \x20       let rr = r0 * r0;\n\
              \x20       let sig = rr * w;\n\
              \x20       let k = ((r0 + r0) * w) * {};\n\
@@ -437,8 +444,9 @@ fn octave_body<const D: usize>(layer: &LayerSpec, j: usize) -> String {
             sign("n", -1.0)
         ),
         FractalKind::Hybrid => {
-            let mut b =
-                format!("        let sig = (n + {offset}) * amp;\n        let dsig = dn * amp;\n");
+            let mut b = format!(
+                "        let sig = surflet_p(n + {offset}) * amp;\n        let dsig = dn * amp;\n"
+            );
             if j == 0 {
                 b.push_str("        let cv = sig;\n        let dc = dsig;\n");
             } else {
@@ -455,7 +463,12 @@ fn octave_body<const D: usize>(layer: &LayerSpec, j: usize) -> String {
     };
     s.push_str(&body);
     if j == 0 {
-        s.push_str("        v = cv;\n        g = dc;\n");
+        // Opaque like the later terms: NVIDIA's driver fused the first
+        // octave's `r · freq` (amp 1) into the second octave's sum.
+        let _ = writeln!(
+            s,
+            "        v = surflet_p(cv);\n        g = surflet_p{D}(dc);"
+        );
     } else {
         let _ = writeln!(
             s,

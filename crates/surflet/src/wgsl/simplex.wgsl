@@ -264,6 +264,8 @@ fn surflet_simplex2_hex(key: u32, p: vec2<f32>, value: bool, per: vec2<f32>, inv
     let dy1 = dy0 - select(1.0f, 0.0f, right_first);
     let dx2 = dx0 - 0.5f;
     let dy2 = dy0 - 1.0f;
+    // The offsets opaque before they are scaled: a driver may distribute
+    // (d - c) * k into d * k - c * k and fuse that (NVIDIA's did).
     let kx = SURFLET_HEX_SX;
     let ky = SURFLET_HEX_SY;
     let ci = surflet_cell(i);
@@ -272,11 +274,11 @@ fn surflet_simplex2_hex(key: u32, p: vec2<f32>, value: bool, per: vec2<f32>, inv
     let step_v = step_u ^ 1u;
     var acc = vec4<f32>(0.0f);
     let h0 = surflet_hex_vertex(key, ci, cj, 0u, 0u, cells_y, half_y, double_x);
-    acc = surflet_corner(acc, surflet_corner_data(h0, value, 2u), vec3<f32>(dx0 * kx, dy0 * ky, 0.0f), value, 2u);
+    acc = surflet_corner(acc, surflet_corner_data(h0, value, 2u), vec3<f32>(surflet_p(dx0) * kx, surflet_p(dy0) * ky, 0.0f), value, 2u);
     let h1 = surflet_hex_vertex(key, ci, cj, step_u, step_v, cells_y, half_y, double_x);
-    acc = surflet_corner(acc, surflet_corner_data(h1, value, 2u), vec3<f32>(dx1 * kx, dy1 * ky, 0.0f), value, 2u);
+    acc = surflet_corner(acc, surflet_corner_data(h1, value, 2u), vec3<f32>(surflet_p(dx1) * kx, surflet_p(dy1) * ky, 0.0f), value, 2u);
     let h2 = surflet_hex_vertex(key, ci, cj, 1u, 1u, cells_y, half_y, double_x);
-    acc = surflet_corner(acc, surflet_corner_data(h2, value, 2u), vec3<f32>(dx2 * kx, dy2 * ky, 0.0f), value, 2u);
+    acc = surflet_corner(acc, surflet_corner_data(h2, value, 2u), vec3<f32>(surflet_p(dx2) * kx, surflet_p(dy2) * ky, 0.0f), value, 2u);
     let nan = surflet_poison2(p);
     return vec3<f32>(
         surflet_p(acc.x * scale.x) + nan,

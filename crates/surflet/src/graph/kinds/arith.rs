@@ -78,7 +78,7 @@ impl Binary for Sub {
 impl Binary for Mul {
     #[cfg(feature = "wgsl")]
     const WGSL: &'static str =
-        "    return vec2<f32>(p * q, surflet_p(gp * q) + surflet_p(p * gq));\n";
+        "    return vec2<f32>(surflet_p(p * q), surflet_p(gp * q) + surflet_p(p * gq));\n";
     #[inline(always)]
     fn apply<F: Float>(p: F, q: F, gp: F, gq: F) -> (F, F) {
         (p * q, gp * q + p * gq)
@@ -92,8 +92,7 @@ impl Binary for Mul {
 /// whose range contains 0 makes the range unbounded.
 impl Binary for Div {
     #[cfg(feature = "wgsl")]
-    const WGSL: &'static str =
-        "    return vec2<f32>(p / q, (surflet_p(gp * q) - surflet_p(p * gq)) / (q * q));\n";
+    const WGSL: &'static str = "    return vec2<f32>(surflet_div(p, q), surflet_div(surflet_p(gp * q) - surflet_p(p * gq), q * q));\n";
     #[inline(always)]
     fn apply<F: Float>(p: F, q: F, gp: F, gq: F) -> (F, F) {
         (p / q, (gp * q - p * gq) / (q * q))

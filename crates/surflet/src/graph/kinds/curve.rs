@@ -98,7 +98,7 @@ impl Pointwise for CurveMap {
         let arrays: [(&str, &[f64]); 3] = [("xs", xs), ("ys", ys), ("ms", ms)];
         let mut s = crate::graph::wgsl::piecewise(&arrays, (ys[0], ys[ys.len() - 1]));
         s += "    let x0 = xs[k - 1u];\n    let x1 = xs[k];\n    let h = x1 - x0;\n    \
-              let t = (x - x0) / h;\n    let y0 = ys[k - 1u];\n    let y1 = ys[k];\n    \
+              let t = surflet_div(x - x0, h);\n    let y0 = ys[k - 1u];\n    let y1 = ys[k];\n    \
               let m0 = ms[k - 1u] * h;\n    let m1 = ms[k] * h;\n    let u = 1.0f - t;\n    \
               let h00 = (((1.0f + t) + t) * u) * u;\n    let h10 = (t * u) * u;\n    \
               let h01 = (t * t) * ((3.0f - t) - t);\n    let h11 = (t * t) * (t - 1.0f);\n    \
@@ -106,7 +106,7 @@ impl Pointwise for CurveMap {
               let six = (6.0f * t) * (t - 1.0f);\n    \
               let d10 = surflet_p((surflet_p(3.0f * t) - 4.0f) * t) + 1.0f;\n    \
               let d11 = (surflet_p(3.0f * t) - 2.0f) * t;\n    \
-              let dv = (((surflet_p(six * y0) + surflet_p(d10 * m0)) - surflet_p(six * y1)) + surflet_p(d11 * m1)) / h;\n    \
+              let dv = surflet_div(((surflet_p(six * y0) + surflet_p(d10 * m0)) - surflet_p(six * y1)) + surflet_p(d11 * m1), h);\n    \
               return vec2<f32>(v, dv);\n";
         Ok(s)
     }

@@ -154,8 +154,8 @@ impl<const D: usize> Eval<D> for Selected<D> {
              if (surflet_is_nan(t)) {{\n        return {nan};\n    }}\n    \
              if (t < lo) {{\n        return x;\n    }}\n    \
              if (t >= hi) {{\n        return y;\n    }}\n    \
-             let u = (t - lo) / width;\n    let s = (u * u) * ((3.0f - u) - u);\n    \
-             let ds = ((6.0f * u) * (1.0f - u)) / width;\n    let diff = {y} - {x};\n    \
+             let u = surflet_div(t - lo, width);\n    let s = (u * u) * ((3.0f - u) - u);\n    \
+             let ds = surflet_div((6.0f * u) * (1.0f - u), width);\n    let diff = {y} - {x};\n    \
              return {mixed};\n"
         );
         Ok(w.node_fn("select", &body))

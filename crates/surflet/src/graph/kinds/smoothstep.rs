@@ -70,11 +70,11 @@ impl Pointwise for SmoothstepMap {
     fn wgsl(&self) -> Result<String, Error> {
         let (e0, w) = (k(self.0), k(self.1));
         Ok(format!(
-            "    let w = {w};\n    let t = (x - {e0}) / w;\n\
+            "    let w = {w};\n    let t = surflet_div(x - {e0}, w);\n\
              \x20   if (surflet_is_nan(t)) {{\n        return vec2<f32>(t, t);\n    }}\n\
              \x20   if (t <= 0.0f) {{\n        return vec2<f32>(surflet_p(0.0f), surflet_p(0.0f));\n    }}\n\
              \x20   if (t >= 1.0f) {{\n        return vec2<f32>(1.0f, surflet_p(0.0f));\n    }}\n\
-             \x20   return vec2<f32>((t * t) * ((3.0f - t) - t), ((6.0f * t) * (1.0f - t)) / w);\n"
+             \x20   return vec2<f32>((t * t) * ((3.0f - t) - t), surflet_div((6.0f * t) * (1.0f - t), w));\n"
         ))
     }
     #[inline(always)]

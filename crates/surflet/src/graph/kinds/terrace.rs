@@ -77,7 +77,7 @@ impl Pointwise for TerraceMap {
         let p = &self.0;
         let n = p.len();
         let mut s = crate::graph::wgsl::piecewise(&[("xs", p)], (p[0], p[n - 1]));
-        s += "    let p0 = xs[k - 1u];\n    let p1 = xs[k];\n    let t = (x - p0) / (p1 - p0);\n";
+        s += "    let p0 = xs[k - 1u];\n    let p1 = xs[k];\n    let t = surflet_div(x - p0, p1 - p0);\n";
         s += if self.1 {
             // The value is the kernels' fade, the same operations.
             "    let f = surflet_fade(t).x;\n    \

@@ -102,7 +102,11 @@ fn powi_wgsl(n: i32) -> String {
             a = format!("({a} * {a})");
         }
     }
-    if n < 0 { format!("(1.0f / {r})") } else { r }
+    if n < 0 {
+        format!("surflet_div(1.0f, {r})")
+    } else {
+        r
+    }
 }
 
 impl Pointwise for PowMap {

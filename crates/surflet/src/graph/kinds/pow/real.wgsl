@@ -60,10 +60,10 @@ fn surflet_pow_log2(x: f32) -> vec2<f32> {
     let one = surflet_p(0x1p0f);
     let num = m - one;
     let den = surflet_dd_two_sum(m, one);
-    let q1 = num / den.x;
+    let q1 = surflet_div(num, den.x);
     let p = surflet_dd_two_prod(q1, den.x);
     let r = surflet_p(surflet_p(num - p.x) - p.y) - surflet_p(q1 * den.y);
-    let t = surflet_dd_fast_two_sum(q1, r / den.x);
+    let t = surflet_dd_fast_two_sum(q1, surflet_div(r, den.x));
     let s = surflet_dd_mul(t, t);
     let l = surflet_dd_mul(surflet_dd_mul(t, surflet_pow_log(s)), surflet_pow_two_over_ln2());
     return surflet_dd_add(vec2<f32>(f32(k), surflet_p(0.0f)), l);
