@@ -41,7 +41,7 @@ workloads=(
 
 device=$("$SURFLET" bench simplex --size 16 --device gpu --seconds 0 --json |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["device"])')
-echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $cores logical cores"
+echo "Machine: $(bench/cpu-name.sh), $cores logical cores"
 echo "GPU adapter: $device"
 echo "Toolchain: $(rustc --version); release build with --features gpu; $secs s per row"
 echo

@@ -84,7 +84,7 @@ if [[ $table_only == 0 ]]; then
     done
 fi
 
-cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+cpu=$(./cpu-name.sh)
 flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|avx512f|avx512dq|avx512bw|avx512vl)$' | tr '\n' ' ')
 for m in "${modes[@]}"; do
     use_mode "$m"

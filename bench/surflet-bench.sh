@@ -27,7 +27,7 @@ workloads=(
     "fBm ×3 simplex 3D 128³, freq 1/64|simplex --dims 3 --size 128 --octaves 3 --frequency 1/64 --scale 1"
 )
 
-echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $cores logical cores"
+echo "Machine: $(bench/cpu-name.sh), $cores logical cores"
 echo "Toolchain: $(rustc --version); default release build; $secs s per row"
 echo
 echo "| workload | grid f32 | points f32 | grid f32, $cores threads | grid f64 | points f64 |"
