@@ -509,6 +509,31 @@ struct Band<'a, E> {
     n: usize,
 }
 
+/// The y quantities of a vector of rows at (mapped) y coordinates `y`,
+/// lane by lane as [`y_axis`] gives them for one row: fraction,
+/// fraction − 1, fade, fade derivative, and 1 where the row lies in band
+/// `band` (its primed near and far lattice positions), else 0.
+#[inline(always)]
+fn rows_y<S: Simd, const PERIODIC: bool>(
+    s: S,
+    field: &LaneParams<S>,
+    y: S::F,
+    band: (u32, u32),
+) -> [[S::E; 16]; 5] {
+    let mut q = [[S::E::ZERO; 16]; 5];
+    let (_, _, fr, lo, hi, fu, fdu) = axis::<S, PERIODIC>(s, field, 1, y);
+    let in_band = s.m_and(
+        s.u_to_m(s.u_eq(lo, s.u_splat(band.0))),
+        s.u_to_m(s.u_eq(hi, s.u_splat(band.1))),
+    );
+    s.store(fr, &mut q[0]);
+    s.store(s.sub(fr, s.c(1.0)), &mut q[1]);
+    s.store(fu, &mut q[2]);
+    s.store(fdu, &mut q[3]);
+    s.store(s.select(in_band, s.c(1.0), s.zero()), &mut q[4]);
+    q
+}
+
 /// Finishes the rows from `rows.r` on while they lie in the band that
 /// `cache` holds ready, whose vectors and row are finite (no gradient):
 /// returns the first row not done. The rows' y quantities are computed a
@@ -530,23 +555,11 @@ fn band_rows<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
     bounds: (&mut S::F, &mut S::F),
 ) -> usize {
     let l = S::LANES;
-    let zero = s.zero();
     let mut q = [[S::E::ZERO; 3]; 16];
-    let z = [S::E::ZERO; 16];
-    let (mut frac, mut d1, mut u, mut du, mut same) = (z, z, z, z, z);
     let (vlo, vhi) = bounds;
     while r < ys.len() {
         let m = (ys.len() - r).min(l);
-        let (_, _, fr, lo, hi, fu, fdu) = axis::<S, PERIODIC>(s, field, 1, load_row(s, ys, r));
-        let in_band = s.m_and(
-            s.u_to_m(s.u_eq(lo, s.u_splat(band.0))),
-            s.u_to_m(s.u_eq(hi, s.u_splat(band.1))),
-        );
-        s.store(fr, &mut frac);
-        s.store(s.sub(fr, s.c(1.0)), &mut d1);
-        s.store(fu, &mut u);
-        s.store(fdu, &mut du);
-        s.store(s.select(in_band, s.c(1.0), zero), &mut same);
+        let [frac, d1, u, du, same] = rows_y::<S, PERIODIC>(s, field, load_row(s, ys, r), band);
         let mut k = 0;
         while k < m && ys[r + k].is_finite() && same[k] == S::E::ONE {
             q[k] = [frac[k], d1[k], u[k]];
@@ -850,24 +863,14 @@ where
     Sk: OctaveSink<S, D>,
 {
     let l = S::LANES;
-    let z = [S::E::ZERO; 16];
-    let (mut ye, mut frac, mut d1, mut u, mut du, mut same) = (z, z, z, z, z, z);
+    let mut ye = [S::E::ZERO; 16];
     let (zero, scale) = (s.zero(), s.c(SCALE[D - 1]));
     while r < ys.len() {
         let n = (ys.len() - r).min(l);
         for (k, e) in ye[..n].iter_mut().enumerate() {
             *e = ys[r + k] * m.freq_e + m.offset_e[1];
         }
-        let (_, _, fr, lo, hi, fu, fdu) = axis::<S, PERIODIC>(s, field, 1, s.load(&ye));
-        let in_band = s.m_and(
-            s.u_to_m(s.u_eq(lo, s.u_splat(b.0))),
-            s.u_to_m(s.u_eq(hi, s.u_splat(b.1))),
-        );
-        s.store(fr, &mut frac);
-        s.store(s.sub(fr, s.c(1.0)), &mut d1);
-        s.store(fu, &mut u);
-        s.store(fdu, &mut du);
-        s.store(s.select(in_band, s.c(1.0), zero), &mut same);
+        let [frac, d1, u, du, same] = rows_y::<S, PERIODIC>(s, field, s.load(&ye), b);
         let mut k = 0;
         while k < n && ye[k].abs() <= S::E::MAX && same[k] == S::E::ONE {
             row[1] = s.splat(ys[r + k]);
