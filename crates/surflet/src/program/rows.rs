@@ -362,6 +362,24 @@ impl<S: Simd, const D: usize, const GRAD: bool> ProgLanes<'_, S, D, GRAD> {
                         (true, true) => pass!(HypercubeK<true, true>),
                     }
                 }
+                let whole = xs.len() == nx && nx % l == 0;
+                if !GRAD && whole {
+                    // The piece's rows are one stretch of the output and
+                    // of the sums: one loop, the same operations per
+                    // vector as the per-row loop below.
+                    let at = at + pi * per * nx;
+                    let value = &mut outs[0][at..at + piece.len() * nx];
+                    let scale = s.c(layer.scale);
+                    for (a, o) in acc.v[..piece.len() * nv]
+                        .iter()
+                        .zip(value.chunks_exact_mut(l))
+                    {
+                        let v = s.mul(*a, scale);
+                        s.store(v, o);
+                        batch::widen(s, v, (&mut vlo, &mut vhi));
+                    }
+                    continue;
+                }
                 for r in 0..piece.len() {
                     let at = at + (pi * per + r) * nx + x0;
                     let sums = r * nv;
