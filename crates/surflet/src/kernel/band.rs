@@ -847,8 +847,9 @@ pub(crate) fn octave_rows<
 /// mapped y, computed in elements as [`octave_rows`] announces it), and
 /// each row with [`octave_row`]'s sums loop, the same operations. Returns
 /// the first row not taken, for the per-row path. This saves each row's
-/// call, checks and scalar y axis, which on 128-point rows cost about as
-/// much as the row's sums.
+/// call, checks and whole-vector y axis for one lane, which on rows of 8
+/// vectors cost about as much as the row's sums (callgrind, AVX2:
+/// docs/PERF-HISTORY.md, "fBm octave rows").
 #[inline(always)]
 fn band_sums<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool, Sk>(
     s: S,
