@@ -857,7 +857,7 @@ fn band_sums<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool, 
     (ys, mut r, nv): (&[S::E], usize, usize),
     (b, mut row): ((u32, u32), [S::F; D]),
     m: &OctaveMap<S, D>,
-    cache: &mut RowCache<S, D>,
+    cache: &RowCache<S, D>,
     sink: &mut Sk,
 ) -> usize
 where
@@ -871,7 +871,7 @@ where
         for (k, e) in ye[..n].iter_mut().enumerate() {
             *e = ys[r + k] * m.freq_e + m.offset_e[1];
         }
-        let [frac, d1, u, du, same] = rows_y::<S, PERIODIC>(s, field, s.load(&ye), b);
+        let [frac, d1, u, _, same] = rows_y::<S, PERIODIC>(s, field, s.load(&ye), b);
         let mut k = 0;
         while k < n && ye[k].abs() <= S::E::MAX && same[k] == S::E::ONE {
             row[1] = s.splat(ys[r + k]);
@@ -893,20 +893,10 @@ where
             }
             k += 1;
         }
-        if k > 0 {
-            // The cache as the per-row path leaves it after the last row.
-            let e = k - 1;
-            if let Some(rest) = &mut cache.row {
-                rest[1] = ye[e];
-            }
-            cache.y = (
-                s.splat(frac[e]),
-                s.splat(d1[e]),
-                s.splat(u[e]),
-                s.splat(du[e]),
-            );
-            r += k;
-        }
+        // The cache's row and y quantities are left as the band's first
+        // row set them: the row after these starts over (`start_row`, then
+        // `y_axis` or `ready_band`), and so does the next pass.
+        r += k;
         if k < n {
             break;
         }
