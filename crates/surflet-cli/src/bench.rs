@@ -127,7 +127,7 @@ pub struct BenchArgs {
     pub threads: Vec<u16>,
 
     /// Instruction sets to time: scalar, avx2, avx512 [default: the widest
-    /// this CPU has].
+    /// this CPU has]. avx512 needs a build with the avx512 feature.
     #[arg(long, value_name = "ISA,...", value_delimiter = ',')]
     pub isa: Vec<IsaName>,
 
@@ -441,6 +441,13 @@ fn isas_of(args: &BenchArgs) -> Result<Vec<Isa>, CliError> {
     let mut v = Vec::new();
     for name in &args.isa {
         let isa = name.isa();
+        if !isa.is_built() {
+            return Err(CliError::Runtime(format!(
+                "this build has no {} backend: build surflet with `--features {}` (or `full`)",
+                isa.name(),
+                isa.name()
+            )));
+        }
         if !isa.is_available() {
             return Err(CliError::Runtime(format!(
                 "this CPU does not support {}; it has {}",

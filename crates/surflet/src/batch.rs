@@ -590,10 +590,7 @@ pub(crate) fn fill_points<E: Float, Src: Source<E, D>, const D: usize>(
 /// slice" and "gradient slice a" in errors; otherwise "output slice k".
 pub(crate) fn check<E>(isa: Isa, n: usize, outs: &[&mut [E]], gradient: bool) -> Result<(), Error> {
     if !isa.is_available() {
-        return Err(Error::Parameter {
-            name: "isa".into(),
-            reason: format!("{} is not supported by this CPU", isa.name()),
-        });
+        return Err(isa.unavailable());
     }
     for (k, o) in outs.iter().enumerate() {
         if o.len() != n {

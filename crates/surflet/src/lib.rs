@@ -35,6 +35,7 @@
 //! | `rayon` | on | batch and grid calls split over the current rayon pool (same bits as one thread); implies `std` |
 //! | `serde` | on | [`Stack`], [`Graph`] and [`document::Document`] read from and written to TOML and JSON; implies `std` |
 //! | `expr` | on | [`Graph::parse`], the expression language (works without `std`) |
+//! | `avx512` | on | the AVX-512 backend on x86-64 ([`Isa::Avx512`]); without it AVX-512 CPUs run AVX2, the same bits |
 //! | `dynamic` | off | `dynamic::DynField`, any field with its dimension chosen at run time (what the CLI, the C API and Python call); it compiles the batch and grid calls of stacks and graphs in 1D–4D, both precisions, every instruction set, into this crate, so a program that names its fields' types leaves it off; family noises behind it are evaluated point by point (the same bits) |
 //! | `dynamic-noise` | off | `dynamic`, with each family noise's own batch and grid engine behind `DynField::noise` (1D–8D; what the C API and Python use) |
 //! | `wgsl` | off | `wgsl`: stacks as WGSL source for GPU pipelines (`surflet-gpu` runs them) |
@@ -42,7 +43,8 @@
 //! With `default-features = false` the crate is `no_std` (it needs
 //! `alloc`): every noise, fractal, warp, curl and stack builds and gives the
 //! same bits, on the instruction sets the build enables
-//! (`-C target-feature` / `-C target-cpu`), and the dependency tree is
+//! (`-C target-feature` / `-C target-cpu`; AVX-512 with the `avx512`
+//! feature too), and the dependency tree is
 //! `libm` and `thiserror`. [`prelude`] imports the common types at once.
 //!
 //! Bad input never panics: NaN or ±∞ coordinates give NaN, finite ones of any

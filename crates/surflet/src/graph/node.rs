@@ -6,8 +6,6 @@
 // Per-axis arrays are walked in step; index loops read best there.
 #![allow(clippy::needless_range_loop)]
 
-use crate::prelude_internal::*;
-
 use super::ast::Graph;
 use super::eval::{Frame, Pass};
 use super::kinds::{self, Cx, Node, Op};
@@ -185,10 +183,7 @@ impl<const D: usize> Field<D> for GraphField<D> {
         }
         crate::field::check_lengths(&coords, out.len(), gradient.as_ref())?;
         if !isa.is_available() {
-            return Err(Error::Parameter {
-                name: "isa".into(),
-                reason: format!("{} is not supported by this CPU", isa.name()),
-            });
+            return Err(isa.unavailable());
         }
         run_blocks(out, gradient, |start, out, g| {
             let len = out.len();
@@ -213,10 +208,7 @@ impl<const D: usize> Field<D> for GraphField<D> {
             return e.grid_on(isa, grid, out, gradient);
         }
         if !isa.is_available() {
-            return Err(Error::Parameter {
-                name: "isa".into(),
-                reason: format!("{} is not supported by this CPU", isa.name()),
-            });
+            return Err(isa.unavailable());
         }
         // Leaves take their stack's grid path block by block; the grid's
         // coordinates are written out only for nodes that read them.

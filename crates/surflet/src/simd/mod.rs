@@ -235,11 +235,13 @@ macro_rules! dispatcher {
                 fn avx2<O: Op<$e>>(s: x86::$avx2, op: O) -> O::Output {
                     op.run(s)
                 }
+                #[cfg(feature = "avx512")]
                 #[target_feature(enable = "avx2,avx512f,avx512vl")]
                 fn avx512<O: Op<$e>>(s: x86::$avx512, op: O) -> O::Output {
                     op.run(s)
                 }
                 match isa {
+                    #[cfg(feature = "avx512")]
                     Isa::Avx512 => {
                         if let Some(t) = x86::$avx512::new() {
                             // SAFETY: the token proves the CPU has the
@@ -253,7 +255,10 @@ macro_rules! dispatcher {
                             return unsafe { avx2(t, op) };
                         }
                     }
-                    Isa::Scalar => {}
+                    // Scalar, or AVX-512 in a build without it (which
+                    // `Isa::is_available` never reports, so callers have
+                    // refused it already).
+                    _ => {}
                 }
             }
             let _ = isa;
@@ -318,7 +323,9 @@ pub enum Isa {
     Scalar,
     /// x86-64 AVX2: 8 `f32` or 4 `f64` lanes.
     Avx2,
-    /// x86-64 AVX-512 (F and VL): 16 `f32` or 8 `f64` lanes.
+    /// x86-64 AVX-512 (F and VL): 16 `f32` or 8 `f64` lanes. Only in builds
+    /// with the `avx512` feature (a default one): without it, CPUs that
+    /// have AVX-512 run the AVX2 backend, with the same bits.
     Avx512,
 }
 
@@ -390,11 +397,49 @@ impl Isa {
             if x86::Avx2F32::new().is_some() {
                 m |= 2;
             }
+            #[cfg(feature = "avx512")]
             if x86::Avx512F32::new().is_some() {
                 m |= 4;
             }
         }
         m
+    }
+
+    /// Whether this build has the backend at all: scalar always, AVX2 on
+    /// x86-64, AVX-512 on x86-64 with the `avx512` feature. A backend that
+    /// is built may still be missing from the CPU ([`Isa::is_available`]).
+    ///
+    /// ```
+    /// use surflet::Isa;
+    /// assert!(Isa::Scalar.is_built());
+    /// assert_eq!(Isa::Avx512.is_built(), cfg!(all(target_arch = "x86_64", feature = "avx512")));
+    /// for isa in Isa::available() {
+    ///     assert!(isa.is_built());
+    /// }
+    /// ```
+    pub fn is_built(self) -> bool {
+        match self {
+            Isa::Scalar => true,
+            Isa::Avx2 => cfg!(target_arch = "x86_64"),
+            Isa::Avx512 => cfg!(all(target_arch = "x86_64", feature = "avx512")),
+        }
+    }
+
+    /// The error of a batch call asked to run on an instruction set it
+    /// cannot use: missing from this build, or from this CPU.
+    pub(crate) fn unavailable(self) -> crate::Error {
+        let name = self.name();
+        let reason = if self.is_built() {
+            alloc::format!("{name} is not supported by this CPU")
+        } else if cfg!(target_arch = "x86_64") {
+            alloc::format!("{name} is not in this build of surflet (its `{name}` cargo feature)")
+        } else {
+            alloc::format!("{name} is an x86-64 instruction set")
+        };
+        crate::Error::Parameter {
+            name: "isa".into(),
+            reason,
+        }
     }
 
     /// Lower-case name: `scalar`, `avx2`, `avx512`.

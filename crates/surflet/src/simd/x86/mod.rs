@@ -1,4 +1,5 @@
-//! x86-64 backends, one file each: AVX2 (`avx2.rs`), AVX-512 (`avx512.rs`),
+//! x86-64 backends, one file each: AVX2 (`avx2.rs`), AVX-512 (`avx512.rs`,
+//! with the `avx512` feature),
 //! and SSE4.1's rounding for the one-lane backend (`sse41.rs`). Here: the
 //! tokens, the run-time detection, and the macros the backends share.
 //!
@@ -95,9 +96,11 @@ pub(crate) struct Avx2F32(());
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx2F64(());
 /// AVX-512 F+VL, 16 `f32` lanes.
+#[cfg(feature = "avx512")]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx512F32(());
 /// AVX-512 F+VL, 8 `f64` lanes (with 8 `u32` hash lanes in an AVX register).
+#[cfg(feature = "avx512")]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx512F64(());
 
@@ -105,7 +108,7 @@ pub(crate) struct Avx512F64(());
 fn has_avx2() -> bool {
     std::arch::is_x86_feature_detected!("avx2")
 }
-#[cfg(feature = "std")]
+#[cfg(all(feature = "std", feature = "avx512"))]
 fn has_avx512() -> bool {
     has_avx2()
         && std::arch::is_x86_feature_detected!("avx512f")
@@ -117,7 +120,7 @@ fn has_avx512() -> bool {
 fn has_avx2() -> bool {
     cfg!(target_feature = "avx2")
 }
-#[cfg(not(feature = "std"))]
+#[cfg(all(not(feature = "std"), feature = "avx512"))]
 fn has_avx512() -> bool {
     cfg!(all(
         target_feature = "avx2",
@@ -136,11 +139,13 @@ impl Avx2F64 {
         has_avx2().then_some(Avx2F64(()))
     }
 }
+#[cfg(feature = "avx512")]
 impl Avx512F32 {
     pub(crate) fn new() -> Option<Self> {
         has_avx512().then_some(Avx512F32(()))
     }
 }
+#[cfg(feature = "avx512")]
 impl Avx512F64 {
     pub(crate) fn new() -> Option<Self> {
         has_avx512().then_some(Avx512F64(()))
@@ -151,6 +156,7 @@ impl Avx512F64 {
 const FLOOR: i32 = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
 
 mod avx2;
+#[cfg(feature = "avx512")]
 mod avx512;
 mod sse41;
 pub(crate) use sse41::Sse41;
