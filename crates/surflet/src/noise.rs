@@ -199,7 +199,7 @@ impl<const D: usize> Noise<D> {
     /// kernel is called through [`Simd::outline`], so that an unoptimised
     /// build's frame does not hold every kind's kernel at once.
     #[inline(always)]
-    pub(crate) fn eval_lanes_row<S: Simd>(
+    pub(crate) fn eval_lanes_row<S: Simd, const ROWS: bool>(
         &self,
         s: S,
         field: &LaneParams<S>,
@@ -210,7 +210,7 @@ impl<const D: usize> Noise<D> {
         macro_rules! row {
             ($k:ty) => {{
                 #[cfg(debug_assertions)]
-                let r = s.outline(RowCall::<S, $k, D> {
+                let r = s.outline(RowCall::<S, $k, D, ROWS> {
                     field,
                     period: &period,
                     p,
@@ -218,7 +218,7 @@ impl<const D: usize> Noise<D> {
                     kernel: core::marker::PhantomData,
                 });
                 #[cfg(not(debug_assertions))]
-                let r = <$k as Kernel<D>>::eval_row(s, field, &period, p, cache);
+                let r = <$k as Kernel<D>>::eval_row::<S, ROWS>(s, field, &period, p, cache);
                 r
             }};
         }
@@ -229,7 +229,7 @@ impl<const D: usize> Noise<D> {
 /// One kernel's [`Kernel::eval_row`] as a [`Call`], for
 /// [`Noise::eval_lanes_row`] in builds with debug assertions and for the
 /// per-lane path of a fractal's octave pass.
-pub(crate) struct RowCall<'a, 'c, S: Simd, K, const D: usize> {
+pub(crate) struct RowCall<'a, 'c, S: Simd, K, const D: usize, const ROWS: bool> {
     pub field: &'a LaneParams<S>,
     pub period: &'a [u32; 4],
     pub p: [S::F; D],
@@ -237,11 +237,13 @@ pub(crate) struct RowCall<'a, 'c, S: Simd, K, const D: usize> {
     pub kernel: core::marker::PhantomData<fn() -> K>,
 }
 
-impl<S: Simd, K: Kernel<D>, const D: usize> Call<S> for RowCall<'_, '_, S, K, D> {
+impl<S: Simd, K: Kernel<D>, const D: usize, const ROWS: bool> Call<S>
+    for RowCall<'_, '_, S, K, D, ROWS>
+{
     type Output = (S::F, [S::F; D]);
     #[inline(always)]
     fn call(self, s: S) -> Self::Output {
-        K::eval_row(s, self.field, self.period, self.p, self.cache)
+        K::eval_row::<S, ROWS>(s, self.field, self.period, self.p, self.cache)
     }
 }
 
@@ -535,7 +537,9 @@ impl<F: Float, const D: usize, const GRAD: bool> simd::OneOp<F> for Point<'_, F,
     #[inline(always)]
     fn run<R: Round>(self, s: Scalar<F, R>) -> (F, [F; D]) {
         let field = self.noise.field(s);
-        let (value, gradient) = self.noise.eval_lanes_row(s, &field, self.p, None);
+        let (value, gradient) = self
+            .noise
+            .eval_lanes_row::<_, false>(s, &field, self.p, None);
         (value, if GRAD { gradient } else { [F::ZERO; D] })
     }
 }

@@ -88,9 +88,11 @@ pub(crate) trait Kernel<const D: usize>: Copy {
     }
     /// [`eval`](Self::eval) for the octaves of a program, told the grid row
     /// the points lie on (`row`) where there is one (the per-lane path of
-    /// an octave pass; no kernel needs it there).
+    /// an octave pass; no kernel needs it there). `ROWS` is false where
+    /// `row` is always `None` (single points, point batches), so that what
+    /// only a row uses is not compiled there.
     #[inline(always)]
-    fn eval_row<S: Simd>(
+    fn eval_row<S: Simd, const ROWS: bool>(
         s: S,
         field: &LaneParams<S>,
         _period: &[u32; 4],
@@ -261,19 +263,25 @@ impl<const D: usize, const P: bool> Kernel<D> for CellularK<P> {
         super::cellular::cellular::<S, D, P>(s, field, p)
     }
     #[inline(always)]
-    fn eval_row<S: Simd>(
+    fn eval_row<S: Simd, const ROWS: bool>(
         s: S,
         field: &LaneParams<S>,
         _: &[u32; 4],
         p: [S::F; D],
         row: Option<&mut RowCache<S, D>>,
     ) -> (S::F, [S::F; D]) {
-        match row {
-            // A fractal's octave on a grid row: its own tables.
-            Some(row) => super::cellular::tabled_out::<S, D, P>(s, field, p, &mut row.cell),
-            // Out of line too: a program inlines every kind's `eval_row`,
-            // and the search is the largest of them.
-            _ => super::cellular::cellular_out::<S, D, P>(s, field, p),
+        // A fractal's octave on a grid row: its own tables. Under a constant
+        // `if`, so that single points do not compile the table search (a
+        // fortieth of the library's code in the command line's build).
+        // Kept apart: the mono-item collector skips a branch on a constant alone.
+        #[allow(clippy::collapsible_if)]
+        if ROWS {
+            if let Some(row) = row {
+                return super::cellular::tabled_out::<S, D, P>(s, field, p, &mut row.cell);
+            }
         }
+        // Out of line too: a program inlines every kind's `eval_row`, and
+        // the search is the largest of them.
+        super::cellular::cellular_out::<S, D, P>(s, field, p)
     }
 }

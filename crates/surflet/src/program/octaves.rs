@@ -119,7 +119,7 @@ impl<S: Simd, const D: usize> Octs<S, D> for Lazy<'_, S, D> {
         p: [S::F; D],
         _: bool,
     ) -> (S::F, [S::F; D]) {
-        noise.eval_lanes_row(s, field, p, None)
+        noise.eval_lanes_row::<S, false>(s, field, p, None)
     }
 }
 
@@ -170,7 +170,7 @@ impl<S: Simd, const D: usize> Octs<S, D> for Cached<S, D> {
             _ => None,
         };
         let cache = rows.as_mut().map(|r| &mut r[i]);
-        noise.eval_lanes_row(s, field, p, cache)
+        noise.eval_lanes_row::<S, true>(s, field, p, cache)
     }
 }
 

@@ -195,7 +195,7 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool, const FBM: bool> O
         octave_overflow(s, &mut xi, x, o.freq, o.offset);
         // Out of line: rare on a grid (overflow, long rows), and one copy
         // per kernel rather than one per sink.
-        let (n, gn) = s.outline(RowCall::<S, K, D> {
+        let (n, gn) = s.outline(RowCall::<S, K, D, false> {
             field: &o.field,
             period: self.period,
             p: xi,
