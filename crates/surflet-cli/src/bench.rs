@@ -432,10 +432,25 @@ fn shape_of(args: &BenchArgs, dims: usize) -> Result<(Vec<usize>, usize), CliErr
     Ok((shape, samples))
 }
 
+/// Whether the CPU has AVX-512 (F and VL), whether or not this build does.
+fn cpu_has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vl");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// The instruction sets measured: --isa, each of which this CPU must
 /// have, or the one the library picks.
 fn isas_of(args: &BenchArgs) -> Result<Vec<Isa>, CliError> {
     if args.isa.is_empty() {
+        if !Isa::Avx512.is_built() && cpu_has_avx512() {
+            eprintln!(
+                "note: this CPU has AVX-512, which this build leaves out; \
+                 a build with `--features avx512` (or `full`) uses it"
+            );
+        }
         return Ok(vec![Isa::detect()]);
     }
     let mut v = Vec::new();
