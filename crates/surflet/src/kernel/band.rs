@@ -120,14 +120,35 @@ impl<S: Simd, const D: usize> RowCache<S, D> {
     clippy::type_complexity,
     reason = "a band's name and a row's y quantities"
 )]
-fn y_axis<S: Simd, const PERIODIC: bool>(
+fn y_axis<S: Simd>(
     s: S,
     field: &LaneParams<S>,
     y: S::E,
+    periodic: bool,
 ) -> ((u32, u32), (S::F, S::F, S::F, S::F)) {
-    let (_, _, frac, lo, hi, u, du) = axis::<S, PERIODIC>(s, field, 1, s.splat(y));
+    let (_, _, frac, lo, hi, u, du) = axis_at(s, field, 1, s.splat(y), periodic);
     let d1 = s.sub(frac, s.c(1.0));
     ((s.u_first(lo), s.u_first(hi)), (frac, d1, u, du))
+}
+
+/// [`axis`] with the period known at run time. Where the caller knows it
+/// at compile time the branch folds away; the band code that is once per
+/// band (not per point) takes it at run time, so that it is compiled once
+/// per kernel, not once for the periodic noises and again for the rest.
+#[inline(always)]
+#[allow(clippy::type_complexity, reason = "the fields of one axis of `Axes`")]
+fn axis_at<S: Simd>(
+    s: S,
+    field: &LaneParams<S>,
+    a: usize,
+    x: S::F,
+    periodic: bool,
+) -> (S::F, S::U, S::F, S::U, S::U, S::F, S::F) {
+    if periodic {
+        axis::<S, true>(s, field, a, x)
+    } else {
+        axis::<S, false>(s, field, a, x)
+    }
 }
 
 /// Lane 0 of `v`, as bits.
@@ -145,14 +166,18 @@ fn first_bits<S: Simd>(s: S, v: S::F) -> u64 {
 /// `false`, for the caller's per-vector path, where there is no row, no y
 /// axis or too long a stretch.
 #[inline(always)]
-fn ready_band<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
+fn ready_band<S: Simd, const D: usize, const PERLIN: bool>(
     s: S,
-    field: &LaneParams<S>,
-    xs: &[S::E],
-    map: Option<(S::F, S::F)>,
-    grad: bool,
-    cache: &mut RowCache<S, D>,
+    band: ReadyBand<'_, '_, S, D, PERLIN>,
 ) -> bool {
+    let ReadyBand {
+        field,
+        xs,
+        map,
+        grad,
+        periodic,
+        cache,
+    } = band;
     let Some(rest) = cache.row else {
         return false;
     };
@@ -164,7 +189,7 @@ fn ready_band<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>
     for a in 1..D {
         p[a] = s.splat(rest[a]);
     }
-    let (y, q) = y_axis::<S, PERIODIC>(s, field, rest[1]);
+    let (y, q) = y_axis(s, field, rest[1], periodic);
     cache.y = q;
     let mut rest_bits = [0u64; 4];
     for a in 2..D {
@@ -188,7 +213,11 @@ fn ready_band<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>
     let max = s.splat(S::E::MAX);
     let l = S::LANES;
     // The row's axes once; each vector then splits only its x.
-    let row_axes = axes::<S, D, PERIODIC>(s, field, p);
+    let row_axes = if periodic {
+        axes::<S, D, true>(s, field, p)
+    } else {
+        axes::<S, D, false>(s, field, p)
+    };
     for i in (0..xs.len()).step_by(l) {
         let mut x = load_row(s, xs, i);
         if let Some((freq, offset)) = map {
@@ -206,7 +235,7 @@ fn ready_band<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>
             ax.hi[0],
             ax.u[0],
             ax.du[0],
-        ) = axis::<S, PERIODIC>(s, field, 0, x);
+        ) = axis_at(s, field, 0, x, periodic);
         let ax = ax.y_first();
         // Two copies of the column code: without the gradient, the
         // derivatives that `hot` does not hold are never computed.
@@ -237,29 +266,22 @@ fn ready_band<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>
 }
 
 /// [`ready_band`] as a [`Call`]: out of line, once per band and stretch,
-/// and one copy per kernel rather than one per row loop.
-struct ReadyBand<'a, 'c, S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool> {
+/// and one copy per kernel rather than one per row loop (the period is
+/// `periodic`'s, at run time, so periodic noises share the copy).
+struct ReadyBand<'a, 'c, S: Simd, const D: usize, const PERLIN: bool> {
     field: &'a LaneParams<S>,
     xs: &'a [S::E],
     map: Option<(S::F, S::F)>,
     grad: bool,
+    periodic: bool,
     cache: &'c mut RowCache<S, D>,
 }
 
-impl<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool> Call<S>
-    for ReadyBand<'_, '_, S, D, PERLIN, PERIODIC>
-{
+impl<S: Simd, const D: usize, const PERLIN: bool> Call<S> for ReadyBand<'_, '_, S, D, PERLIN> {
     type Output = bool;
     #[inline(always)]
     fn call(self, s: S) -> bool {
-        let ReadyBand {
-            field,
-            xs,
-            map,
-            grad,
-            cache,
-        } = self;
-        ready_band::<S, D, PERLIN, PERIODIC>(s, field, xs, map, grad, cache)
+        ready_band::<S, D, PERLIN>(s, self)
     }
 }
 
@@ -394,11 +416,12 @@ pub(crate) fn grid_row<
     let mut done = 0;
     while done < xs.len() {
         let part = &xs[done..xs.len().min(done + BAND_MAX)];
-        let ready = s.outline(ReadyBand::<S, D, PERLIN, PERIODIC> {
+        let ready = s.outline(ReadyBand::<S, D, PERLIN> {
             field,
             xs: part,
             map: None,
             grad: GRAD,
+            periodic: PERIODIC,
             cache,
         });
         debug_assert!(ready);
@@ -514,14 +537,15 @@ struct Band<'a, E> {
 /// fraction − 1, fade, fade derivative, and 1 where the row lies in band
 /// `band` (its primed near and far lattice positions), else 0.
 #[inline(always)]
-fn rows_y<S: Simd, const PERIODIC: bool>(
+fn rows_y<S: Simd>(
     s: S,
     field: &LaneParams<S>,
     y: S::F,
     band: (u32, u32),
+    periodic: bool,
 ) -> [[S::E; 16]; 5] {
     let mut q = [[S::E::ZERO; 16]; 5];
-    let (_, _, fr, lo, hi, fu, fdu) = axis::<S, PERIODIC>(s, field, 1, y);
+    let (_, _, fr, lo, hi, fu, fdu) = axis_at(s, field, 1, y, periodic);
     let in_band = s.m_and(
         s.u_to_m(s.u_eq(lo, s.u_splat(band.0))),
         s.u_to_m(s.u_eq(hi, s.u_splat(band.1))),
@@ -559,7 +583,7 @@ fn band_rows<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool>(
     let (vlo, vhi) = bounds;
     while r < ys.len() {
         let m = (ys.len() - r).min(l);
-        let [frac, d1, u, du, same] = rows_y::<S, PERIODIC>(s, field, load_row(s, ys, r), band);
+        let [frac, d1, u, du, same] = rows_y(s, field, load_row(s, ys, r), band, PERIODIC);
         let mut k = 0;
         while k < m && ys[r + k].is_finite() && same[k] == S::E::ONE {
             q[k] = [frac[k], d1[k], u[k]];
@@ -743,6 +767,10 @@ pub(crate) struct OctaveMap<S: Simd, const D: usize> {
     pub offset: [S::F; 4],
     pub freq_e: S::E,
     pub offset_e: [S::E; D],
+    /// Whether the noise wraps (on `LaneParams::period`'s lattice). At run
+    /// time, so that the row loops are compiled once for periodic noises
+    /// and the rest: only the axes' splits read it.
+    pub periodic: bool,
 }
 
 /// One octave over whole grid rows: the rows at (layer) y coordinates
@@ -758,7 +786,6 @@ pub(crate) fn octave_rows<
     S: Simd,
     const D: usize,
     const PERLIN: bool,
-    const PERIODIC: bool,
     const GRAD: bool,
     Sk: OctaveSink<S, D>,
 >(
@@ -769,6 +796,7 @@ pub(crate) fn octave_rows<
     cache: &mut RowCache<S, D>,
     sink: &mut Sk,
 ) {
+    let periodic = m.periodic;
     let nv = xs.len().div_ceil(S::LANES);
     let zero = s.zero();
     // The band whose columns `cache` holds for this pass's rows.
@@ -793,18 +821,19 @@ pub(crate) fn octave_rows<
         let mut ready = false;
         if rest_ok && D >= 2 {
             if let Some(b) = band {
-                let (pos, q) = y_axis::<S, PERIODIC>(s, field, announced[1]);
+                let (pos, q) = y_axis(s, field, announced[1], periodic);
                 if pos == b {
                     cache.y = q;
                     ready = true;
                 }
             }
             if !ready {
-                ready = s.outline(ReadyBand::<S, D, PERLIN, PERIODIC> {
+                ready = s.outline(ReadyBand::<S, D, PERLIN> {
                     field,
                     xs,
                     map: Some((m.freq, m.offset[0])),
                     grad: GRAD,
+                    periodic,
                     cache,
                 });
             }
@@ -827,15 +856,7 @@ pub(crate) fn octave_rows<
             && cache.finite
             && cache.row_finite
         {
-            r = band_sums::<S, D, PERLIN, PERIODIC, Sk>(
-                s,
-                field,
-                (ys, r, nv),
-                (b, row),
-                m,
-                cache,
-                sink,
-            );
+            r = band_sums::<S, D, PERLIN, Sk>(s, field, (ys, r, nv), (b, row), m, cache, sink);
         }
     }
 }
@@ -851,7 +872,7 @@ pub(crate) fn octave_rows<
 /// vectors cost about as much as the row's sums (callgrind, AVX2:
 /// docs/PERF-HISTORY.md, "fBm octave rows").
 #[inline(always)]
-fn band_sums<S: Simd, const D: usize, const PERLIN: bool, const PERIODIC: bool, Sk>(
+fn band_sums<S: Simd, const D: usize, const PERLIN: bool, Sk>(
     s: S,
     field: &LaneParams<S>,
     (ys, mut r, nv): (&[S::E], usize, usize),
@@ -871,7 +892,7 @@ where
         for (k, e) in ye[..n].iter_mut().enumerate() {
             *e = ys[r + k] * m.freq_e + m.offset_e[1];
         }
-        let [frac, d1, u, _, same] = rows_y::<S, PERIODIC>(s, field, s.load(&ye), b);
+        let [frac, d1, u, _, same] = rows_y(s, field, s.load(&ye), b, m.periodic);
         let mut k = 0;
         while k < n && ye[k].abs() <= S::E::MAX && same[k] == S::E::ONE {
             row[1] = s.splat(ys[r + k]);

@@ -62,13 +62,12 @@ pub(crate) trait Kernel<const D: usize>: Copy {
     fn octave_rows<S: Simd, const GRAD: bool, Sk: OctaveSink<S, D>>(
         s: S,
         field: &LaneParams<S>,
-        period: &[u32; 4],
         run: Rows<'_, S::E, D>,
         map: &OctaveMap<S, D>,
         cache: &mut RowCache<S, D>,
         sink: &mut Sk,
     ) -> bool {
-        let _ = (s, field, period, run, map, cache, sink);
+        let _ = (s, field, run, map, cache, sink);
         false
     }
     fn eval<S: Simd>(s: S, field: &LaneParams<S>, p: [S::F; D]) -> (S::F, [S::F; D]);
@@ -150,13 +149,16 @@ impl<const D: usize, const PERLIN: bool, const P: bool> Kernel<D> for HypercubeK
     fn octave_rows<S: Simd, const GRAD: bool, Sk: OctaveSink<S, D>>(
         s: S,
         field: &LaneParams<S>,
-        _: &[u32; 4],
         run: Rows<'_, S::E, D>,
         map: &OctaveMap<S, D>,
         cache: &mut RowCache<S, D>,
         sink: &mut Sk,
     ) -> bool {
-        octave_rows::<S, D, PERLIN, P, GRAD, Sk>(s, field, run, map, cache, sink);
+        // The period is `map`'s, at run time: a program's octave passes
+        // take the plain kernel type for periodic noises too (one copy of
+        // the row loops, not two).
+        debug_assert!(map.periodic || !P);
+        octave_rows::<S, D, PERLIN, GRAD, Sk>(s, field, run, map, cache, sink);
         true
     }
     #[inline(always)]

@@ -126,7 +126,7 @@ impl<S: Simd, const D: usize> AccRows<S, D> {
 /// Adds one octave's row to a row of sums: the kernel's points go
 /// through [`add_octave`], and its misses through the per-lane path of
 /// [`layer_lanes`](super::lanes::layer_lanes) (the same bits either way).
-struct AccSink<'a, S: Simd, K, const D: usize, const GRAD: bool, const FBM: bool> {
+struct AccSink<'a, S: Simd, K, KP, const D: usize, const GRAD: bool, const FBM: bool> {
     o: &'a Oct<S>,
     period: &'a [u32; 4],
     layer: &'a LayerSpec,
@@ -138,11 +138,11 @@ struct AccSink<'a, S: Simd, K, const D: usize, const GRAD: bool, const FBM: bool
     /// Vectors per row, and the row's first vector in `acc`.
     nv: usize,
     base: usize,
-    kernel: core::marker::PhantomData<fn() -> K>,
+    kernel: core::marker::PhantomData<fn() -> (K, KP)>,
 }
 
-impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool, const FBM: bool> OctaveSink<S, D>
-    for AccSink<'_, S, K, D, GRAD, FBM>
+impl<S: Simd, K: Kernel<D>, KP: Kernel<D>, const D: usize, const GRAD: bool, const FBM: bool>
+    OctaveSink<S, D> for AccSink<'_, S, K, KP, D, GRAD, FBM>
 {
     #[inline(always)]
     fn start_row(&mut self, r: usize, row: [S::F; D]) {
@@ -195,13 +195,23 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool, const FBM: bool> O
         octave_overflow(s, &mut xi, x, o.freq, o.offset);
         // Out of line: rare on a grid (overflow, long rows), and one copy
         // per kernel rather than one per sink.
-        let (n, gn) = s.outline(RowCall::<S, K, D, false> {
-            field: &o.field,
-            period: self.period,
-            p: xi,
-            cache: None,
-            kernel: core::marker::PhantomData,
-        });
+        let (n, gn) = if *self.period != [0; 4] {
+            s.outline(RowCall::<S, KP, D, false> {
+                field: &o.field,
+                period: self.period,
+                p: xi,
+                cache: None,
+                kernel: core::marker::PhantomData,
+            })
+        } else {
+            s.outline(RowCall::<S, K, D, false> {
+                field: &o.field,
+                period: self.period,
+                p: xi,
+                cache: None,
+                kernel: core::marker::PhantomData,
+            })
+        };
         self.put(s, k, n, gn);
     }
 }
@@ -210,7 +220,7 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool, const FBM: bool> O
 /// stretch `xs` along x, the coordinates on the axes after y `rest`'s),
 /// adding each point's noise to its sums in `acc`, exactly as
 /// [`layer_lanes`](super::lanes::layer_lanes) adds it for one vector.
-struct OctaveRows<'a, 'c, S: Simd, K, const D: usize, const GRAD: bool> {
+struct OctaveRows<'a, 'c, S: Simd, K, KP, const D: usize, const GRAD: bool> {
     o: &'a Oct<S>,
     spec: &'a OctaveSpec<D>,
     layer: &'a LayerSpec,
@@ -220,11 +230,11 @@ struct OctaveRows<'a, 'c, S: Simd, K, const D: usize, const GRAD: bool> {
     rest: [S::E; D],
     cache: &'c mut RowCache<S, D>,
     acc: &'c mut AccRows<S, D>,
-    kernel: core::marker::PhantomData<fn() -> K>,
+    kernel: core::marker::PhantomData<fn() -> (K, KP)>,
 }
 
-impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
-    for OctaveRows<'_, '_, S, K, D, GRAD>
+impl<S: Simd, K: Kernel<D>, KP: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
+    for OctaveRows<'_, '_, S, K, KP, D, GRAD>
 {
     type Output = ();
     #[inline(always)]
@@ -244,10 +254,11 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
             offset: o.offset,
             freq_e: S::E::from_f64(self.spec.freq),
             offset_e,
+            periodic: period != [0; 4],
         };
         macro_rules! pass {
             ($fbm:literal) => {{
-                let mut sink = AccSink::<S, K, D, GRAD, $fbm> {
+                let mut sink = AccSink::<S, K, KP, D, GRAD, $fbm> {
                     o,
                     period: &period,
                     layer: self.layer,
@@ -264,9 +275,8 @@ impl<S: Simd, K: Kernel<D>, const D: usize, const GRAD: bool> Call<S>
                     ys: self.ys,
                     rest: self.rest,
                 };
-                let done = K::octave_rows::<S, GRAD, _>(
-                    s, &o.field, &period, run, &map, self.cache, &mut sink,
-                );
+                let done =
+                    K::octave_rows::<S, GRAD, _>(s, &o.field, run, &map, self.cache, &mut sink);
                 if !done {
                     // No such kernel (`by_octave` admits none): per lane.
                     for (r, &y) in self.ys.iter().enumerate() {
@@ -333,12 +343,12 @@ impl<S: Simd, const D: usize, const GRAD: bool> ProgLanes<'_, S, D, GRAD> {
                     let i = layer.first + j;
                     let spec = &self.prog.octaves[i];
                     macro_rules! pass {
-                        ($k:ty) => {{
+                        ($k:ty, $kp:ty) => {{
                             // Out of line, once per piece: inlined, these
                             // four kernels made the program's entry points
                             // (which already hold every kernel) big enough
                             // to double the release build's time.
-                            s.outline(OctaveRows::<S, $k, D, GRAD> {
+                            s.outline(OctaveRows::<S, $k, $kp, D, GRAD> {
                                 o: self.octs.oct(i),
                                 spec,
                                 layer,
@@ -354,12 +364,11 @@ impl<S: Simd, const D: usize, const GRAD: bool> ProgLanes<'_, S, D, GRAD> {
                     }
                     // `by_octave` admits the kernels with `Kernel::ROWS`:
                     // value and Perlin.
-                    let perlin = spec.noise.kind() == NoiseKind::Perlin;
-                    match (perlin, spec.noise.period().is_some()) {
-                        (false, false) => pass!(HypercubeK<false, false>),
-                        (false, true) => pass!(HypercubeK<false, true>),
-                        (true, false) => pass!(HypercubeK<true, false>),
-                        (true, true) => pass!(HypercubeK<true, true>),
+                    // The period is the pass's to read at run time.
+                    if spec.noise.kind() == NoiseKind::Perlin {
+                        pass!(HypercubeK<true, false>, HypercubeK<true, true>)
+                    } else {
+                        pass!(HypercubeK<false, false>, HypercubeK<false, true>)
                     }
                 }
                 let whole = xs.len() == nx && nx % l == 0;
