@@ -667,9 +667,7 @@ impl<E: Float, Src: Source<E, D>, const D: usize> Blocks<E> for Drive<'_, '_, Sr
     fn run(&self, start: usize, mut outs: Vec<&mut [E]>) -> (E, E) {
         let len = outs[0].len();
         let work = match self.work {
-            Work::Points(coords) => {
-                Work::Points(core::array::from_fn(|a| &coords[a][start..start + len]))
-            }
+            Work::Points(coords) => Work::Points(array_of(|a| &coords[a][start..start + len])),
             Work::Grid { axes, start: s0 } => Work::Grid {
                 axes,
                 start: s0 + start,

@@ -137,7 +137,7 @@ impl<const D: usize> Curl<D> {
             octs,
         }
         .eval(s, p, &mut r);
-        core::array::from_fn(|a| r[a])
+        array_of(|a| r[a])
     }
 
     /// Evaluates at `coords[0][i], coords[1][i], ...` for every `i`, writing

@@ -185,7 +185,7 @@ fn dims_error(what: &str, found: usize, d: usize) -> Error {
 }
 
 fn sample_in<F: Float, T: Field<D>, P: PointPath, const D: usize>(f: &T, p: &[F]) -> DynSample<F> {
-    let s = P::sample::<F, T, D>(f, core::array::from_fn(|a| p[a]));
+    let s = P::sample::<F, T, D>(f, array_of(|a| p[a]));
     let mut gradient = [F::ZERO; MAX_DIMS];
     gradient[..D].copy_from_slice(&s.gradient);
     DynSample {
@@ -319,7 +319,7 @@ fn fill_in<F: Float, T: Field<D>, const D: usize>(
             if axes.len() != D {
                 return Err(dims_error("the points", axes.len(), D));
             }
-            let coords: [&[F]; D] = core::array::from_fn(|a| axes[a]);
+            let coords: [&[F]; D] = array_of(|a| axes[a]);
             with_axes::<F, (), D>(n, gradient, |g| f.fill_on(isa, coords, out, g))
         }
         Points::Interleaved(p) => {
@@ -335,7 +335,7 @@ fn fill_in<F: Float, T: Field<D>, const D: usize>(
                 *c = buffer(n)?;
             }
             deinterleave(p, &mut coords);
-            let coords: [&[F]; D] = core::array::from_fn(|a| &coords[a][..]);
+            let coords: [&[F]; D] = array_of(|a| &coords[a][..]);
             with_axes::<F, (), D>(n, gradient, |g| f.fill_on(isa, coords, out, g))
         }
     }
@@ -372,10 +372,10 @@ fn grid_in<F: Float, T: Field<D>, const D: usize>(
                 }
             }
             Grid::window(
-                core::array::from_fn(|a| origin[a]),
-                core::array::from_fn(|a| step[a]),
-                core::array::from_fn(|a| start[a]),
-                core::array::from_fn(|a| shape[a]),
+                array_of(|a| origin[a]),
+                array_of(|a| step[a]),
+                array_of(|a| start[a]),
+                array_of(|a| shape[a]),
             )?
         }
     };
@@ -623,7 +623,7 @@ impl DynCurl {
             // The evaluator's fractal is unmoved (the offset lives in the
             // evaluator's octaves), so the points are moved instead.
             let e = stack.build::<D>()?;
-            let shift = core::array::from_fn(|a| {
+            let shift = array_of(|a| {
                 stack
                     .offset
                     .as_ref()
@@ -682,7 +682,7 @@ impl DynCurl {
             p: &[F],
         ) -> [F; 3] {
             // Zero shifts are skipped: x + 0.0 would turn −0.0 into 0.0.
-            let q: [F; D] = core::array::from_fn(|a| {
+            let q: [F; D] = array_of(|a| {
                 if shift[a] == 0.0 {
                     p[a]
                 } else {
@@ -690,7 +690,7 @@ impl DynCurl {
                 }
             });
             let v = c.get(q);
-            core::array::from_fn(|a| if a < D { v[a] } else { F::ZERO })
+            array_of(|a| if a < D { v[a] } else { F::ZERO })
         }
         match &self.0 {
             CurlDims::D2(c, shift) => go(c, shift, p),
@@ -709,9 +709,8 @@ mod tests {
     fn by_batch_is_sample<F: Float, const D: usize>(e: &Evaluator<D>, what: &str) {
         let erased = DynField(Arc::new(Dim::<_, D, OneBatch>(e.clone(), PhantomData)));
         for i in 0..60 {
-            let p: [F; D] = core::array::from_fn(|a| {
-                F::from_f64(((i * 7919 + a * 104_729) % 1013) as f64 * 0.0173 - 8.3)
-            });
+            let p: [F; D] =
+                array_of(|a| F::from_f64(((i * 7919 + a * 104_729) % 1013) as f64 * 0.0173 - 8.3));
             let (want, got) = (e.sample(p), OneBatch::sample(e, p));
             let bits = |s: &crate::Sample<F, D>| {
                 (
@@ -723,7 +722,7 @@ mod tests {
             let dynamic = erased.sample(&p);
             let dynamic = crate::Sample {
                 value: dynamic.value,
-                gradient: core::array::from_fn(|a| dynamic.gradient[a]),
+                gradient: array_of(|a| dynamic.gradient[a]),
             };
             assert_eq!(bits(&dynamic), bits(&want), "{what} through DynField");
         }

@@ -83,12 +83,12 @@ pub trait Field<const D: usize>: Send + Sync {
         match gradient {
             None => {
                 for (i, o) in out.iter_mut().enumerate() {
-                    *o = self.get(core::array::from_fn(|a| coords[a][i]));
+                    *o = self.get(array_of(|a| coords[a][i]));
                 }
             }
             Some(mut g) => {
                 for (i, o) in out.iter_mut().enumerate() {
-                    let s = self.sample(core::array::from_fn(|a| coords[a][i]));
+                    let s = self.sample(array_of(|a| coords[a][i]));
                     *o = s.value;
                     for (ga, v) in g.iter_mut().zip(s.gradient) {
                         ga[i] = v;
@@ -179,17 +179,17 @@ pub(crate) fn sample_by_fill<F: Float, const D: usize>(
     p: [F; D],
     fill: impl FnOnce([&[F]; D], &mut [F], Option<[&mut [F]; D]>) -> Result<(), Error>,
 ) -> Sample<F, D> {
-    let coords: [[F; 1]; D] = core::array::from_fn(|a| [p[a]]);
+    let coords: [[F; 1]; D] = array_of(|a| [p[a]]);
     let (mut v, mut g) = ([F::ZERO], [[F::ZERO]; D]);
     let res = {
         let mut it = g.iter_mut();
         let refs: [&mut [F]; D] = core::array::from_fn(|_| &mut it.next().expect("D")[..]);
-        fill(core::array::from_fn(|a| &coords[a][..]), &mut v, Some(refs))
+        fill(array_of(|a| &coords[a][..]), &mut v, Some(refs))
     };
     match res {
         Ok(()) => Sample {
             value: v[0],
-            gradient: core::array::from_fn(|a| g[a][0]),
+            gradient: array_of(|a| g[a][0]),
         },
         Err(_) => Sample {
             value: F::NAN,
@@ -346,7 +346,7 @@ pub(crate) fn grid_by_points<F: Float, const D: usize>(
                 }
                 c
             });
-            fill(start, core::array::from_fn(|a| &coords[a][..]), out, g)?;
+            fill(start, array_of(|a| &coords[a][..]), out, g)?;
             Ok(bounds_of(out))
         },
         // Bounds per block, then their min and max: the same as the bounds of

@@ -433,7 +433,7 @@ impl<const D: usize> Fractal<D> {
                 noise: n,
                 freq,
                 rot: if i == 0 { None } else { rot },
-                offset: core::array::from_fn(|a| octave_offset(seed, i, a)),
+                offset: array_of(|a| octave_offset(seed, i, a)),
                 amp,
             });
             if i > 0

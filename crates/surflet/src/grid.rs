@@ -99,7 +99,7 @@ impl<F: Float, const D: usize> Grid<F, D> {
     /// # Ok::<(), surflet::Error>(())
     /// ```
     pub fn from_axes(axes: [Vec<F>; D]) -> Result<Self, Error> {
-        let len = Self::count(core::array::from_fn(|a| axes[a].len()))?;
+        let len = Self::count(array_of(|a| axes[a].len()))?;
         Ok(Grid { axes, len })
     }
 
@@ -119,7 +119,7 @@ impl<F: Float, const D: usize> Grid<F, D> {
 
     /// The number of points along each axis.
     pub fn shape(&self) -> [usize; D] {
-        core::array::from_fn(|a| self.axes[a].len())
+        array_of(|a| self.axes[a].len())
     }
 
     /// The number of points.
@@ -137,7 +137,7 @@ impl<F: Float, const D: usize> Grid<F, D> {
     pub fn point(&self, index: usize) -> [F; D] {
         assert!(index < self.len, "grid index {index} out of range");
         let mut rest = index;
-        core::array::from_fn(|a| {
+        array_of(|a| {
             let n = self.axes[a].len();
             let v = self.axes[a][rest % n];
             rest /= n;
@@ -146,7 +146,7 @@ impl<F: Float, const D: usize> Grid<F, D> {
     }
 
     pub(crate) fn axes(&self) -> [&[F]; D] {
-        core::array::from_fn(|a| &self.axes[a][..])
+        array_of(|a| &self.axes[a][..])
     }
 }
 

@@ -14,6 +14,7 @@
 //! sharing (2D simplex's corner table) taken, gives the scalar bits.
 
 use crate::batch::{Source, Work};
+use crate::prelude_internal::array_of;
 use crate::simd::count::{Count, ticks};
 use crate::{Fractal, FractalKind, FractalParams, Noise, NoiseKind};
 use alloc::vec;
@@ -71,14 +72,14 @@ fn model<const D: usize>(kind: NoiseKind, side: usize, fbm_side: usize) -> [f64;
     let pts = points(&ax);
     let n = pts[0].len();
     let src = NoiseSource(noise);
-    let (on_points, v) = run(&src, Work::Points(core::array::from_fn(|a| &pts[a][..])), n);
+    let (on_points, v) = run(&src, Work::Points(array_of(|a| &pts[a][..])), n);
     let grid = Work::Grid {
-        axes: core::array::from_fn(|a| &ax[a][..]),
+        axes: array_of(|a| &ax[a][..]),
         start: 0,
     };
     let (on_grid, g) = run(&src, grid, n);
     for i in 0..n {
-        let want = noise.get(core::array::from_fn(|a| pts[a][i]));
+        let want = noise.get(array_of(|a| pts[a][i]));
         assert_eq!(v[i].to_bits(), want.to_bits(), "{kind:?} {D}D point {i}");
         assert_eq!(g[i].to_bits(), want.to_bits(), "{kind:?} {D}D grid {i}");
     }
@@ -91,7 +92,7 @@ fn model<const D: usize>(kind: NoiseKind, side: usize, fbm_side: usize) -> [f64;
     let fbm = Fractal::new(noise, params).unwrap();
     let fax = axes::<D>(fbm_side, 1.0);
     let work = Work::Grid {
-        axes: core::array::from_fn(|a| &fax[a][..]),
+        axes: array_of(|a| &fax[a][..]),
         start: 0,
     };
     let (on_fbm, _) = run(fbm.program(), work, fbm_side.pow(D as u32));
@@ -131,7 +132,7 @@ fn the_model() {
     let far: [Vec<f32>; 2] =
         core::array::from_fn(|a| (0..n).map(|i| pts[a][i * 131_071 % n]).collect());
     let src = NoiseSource(noise);
-    let (scattered, v) = run(&src, Work::Points(core::array::from_fn(|a| &far[a][..])), n);
+    let (scattered, v) = run(&src, Work::Points(array_of(|a| &far[a][..])), n);
     for i in 0..n {
         let want = noise.get([far[0][i], far[1][i]]);
         assert_eq!(

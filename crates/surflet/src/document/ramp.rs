@@ -150,7 +150,7 @@ impl Ramp {
         let (a, b) = (&stops[k - 1], &stops[k]);
         let f = (t - a.at) / (b.at - a.at);
         let (ca, cb) = (rgb(a), rgb(b));
-        core::array::from_fn(|c| ca[c] + (cb[c] - ca[c]) * f)
+        array_of(|c| ca[c] + (cb[c] - ca[c]) * f)
     }
 
     /// The colour at `t` in 8 bits: each channel rounded.

@@ -13,6 +13,7 @@ use crate::error::Error;
 use crate::field::{Field, run_blocks, sample_by_fill};
 use crate::float::Float;
 use crate::grid::Grid;
+use crate::prelude_internal::array_of;
 use crate::sample::{Bounds, Sample};
 use crate::simd::Isa;
 use crate::stack::Evaluator;
@@ -154,10 +155,10 @@ impl<const D: usize> Field<D> for GraphField<D> {
 
     fn get<F: Float>(&self, p: [F; D]) -> F {
         let mut v = [F::ZERO];
-        let coords: [[F; 1]; D] = core::array::from_fn(|a| [p[a]]);
+        let coords: [[F; 1]; D] = array_of(|a| [p[a]]);
         match self.block(
             Isa::Scalar,
-            core::array::from_fn(|a| &coords[a][..]),
+            array_of(|a| &coords[a][..]),
             None,
             &mut v,
             None,
@@ -189,7 +190,7 @@ impl<const D: usize> Field<D> for GraphField<D> {
             let len = out.len();
             self.block(
                 isa,
-                core::array::from_fn(|a| &coords[a][start..start + len]),
+                array_of(|a| &coords[a][start..start + len]),
                 None,
                 out,
                 g,

@@ -674,7 +674,7 @@ fn band_groups<S: Simd, const D: usize, const PERLIN: bool, const R: usize>(
     for (g, qg) in (&mut groups).zip(&mut qs) {
         let mut rows = g.chunks_exact_mut(n);
         let rows = core::array::from_fn(|_| rows.next().unwrap_or_default());
-        let y = core::array::from_fn(|i| splat(qg[i]));
+        let y = array_of(|i| splat(qg[i]));
         row_group::<S, D, PERLIN, R>(s, hot, y, rows, (&mut group_lo, &mut group_hi));
     }
     for (row, &qr) in groups

@@ -12,6 +12,7 @@
 
 use super::scalar::Scalar;
 use super::{Call, Element, Simd};
+use crate::prelude_internal::array_of;
 use core::cell::Cell;
 
 std::thread_local! {
@@ -43,7 +44,7 @@ macro_rules! lanes {
     // f(a, b) lane by lane, one tick.
     ($self:ident, $f:ident, $($a:ident),*) => {{
         tick();
-        core::array::from_fn(|k| $self.0.$f($($a[k]),*))
+        array_of(|k| $self.0.$f($($a[k]),*))
     }};
 }
 
@@ -62,7 +63,7 @@ impl<E: Element> Simd for Count<E> {
     }
     fn load(self, src: &[E]) -> [E; N] {
         tick();
-        core::array::from_fn(|k| src[k])
+        array_of(|k| src[k])
     }
     fn store(self, v: [E; N], dst: &mut [E]) {
         tick();
@@ -71,7 +72,7 @@ impl<E: Element> Simd for Count<E> {
     unsafe fn load_ptr(self, src: *const E) -> [E; N] {
         tick();
         // SAFETY: the caller guarantees N readable elements at `src`.
-        core::array::from_fn(|k| unsafe { *src.add(k) })
+        array_of(|k| unsafe { *src.add(k) })
     }
     unsafe fn store_ptr(self, v: [E; N], dst: *mut E) {
         tick();
@@ -151,14 +152,14 @@ impl<E: Element> Simd for Count<E> {
     }
     fn bit_mask<const BIT: i32>(self, h: [u32; N]) -> [bool; N] {
         tick();
-        core::array::from_fn(|k| self.0.bit_mask::<BIT>(h[k]))
+        array_of(|k| self.0.bit_mask::<BIT>(h[k]))
     }
     fn flip_bit<const BIT: i32>(self, h: [u32; N], v: [E; N]) -> [E; N] {
         // A shift, an and and a xor.
         tick();
         tick();
         tick();
-        core::array::from_fn(|k| self.0.flip_bit::<BIT>(h[k], v[k]))
+        array_of(|k| self.0.flip_bit::<BIT>(h[k], v[k]))
     }
     fn u_splat(self, v: u32) -> [u32; N] {
         [v; N]
@@ -183,11 +184,11 @@ impl<E: Element> Simd for Count<E> {
     }
     fn u_shr<const S: i32>(self, a: [u32; N]) -> [u32; N] {
         tick();
-        core::array::from_fn(|k| self.0.u_shr::<S>(a[k]))
+        array_of(|k| self.0.u_shr::<S>(a[k]))
     }
     fn u_shl<const S: i32>(self, a: [u32; N]) -> [u32; N] {
         tick();
-        core::array::from_fn(|k| self.0.u_shl::<S>(a[k]))
+        array_of(|k| self.0.u_shl::<S>(a[k]))
     }
     fn u_eq(self, a: [u32; N], b: [u32; N]) -> [u32; N] {
         lanes!(self, u_eq, a, b)
@@ -213,7 +214,7 @@ impl<E: Element> Simd for Count<E> {
         a[0]
     }
     fn u_iota(self) -> [u32; N] {
-        core::array::from_fn(|k| k as u32)
+        array_of(|k| k as u32)
     }
     fn u_broadcast_first(self, a: [u32; N]) -> [u32; N] {
         tick();

@@ -97,7 +97,7 @@ fn translate<const D: usize>(program: &mut Program<D>, cells: [f64; D], frequenc
         // A turned octave reads `R·p`, so the point moved by `c` is read at
         // `R·p + R·c`.
         let moved = match &o.rot {
-            Some(r) => core::array::from_fn(|a| {
+            Some(r) => array_of(|a| {
                 let mut acc = r[a][0] * cells[0];
                 for b in 1..D {
                     acc += r[a][b] * cells[b];

@@ -111,8 +111,8 @@ impl<const D: usize> Eval<D> for Displaced<D> {
         let start = if jac {
             "j".to_string()
         } else {
-            kmat(&core::array::from_fn::<[f64; D], D, _>(|a| {
-                core::array::from_fn(|b| if a == b { 1.0 } else { 0.0 })
+            kmat(&array_of::<[f64; D], D, _>(|a| {
+                array_of(|b| if a == b { 1.0 } else { 0.0 })
             }))
         };
         let mut body = format!("    var q2 = q;\n    var j2 = {start};\n");

@@ -207,7 +207,7 @@ impl Cx<'_> {
         for &v in by {
             self.finite(what, v)?;
         }
-        Ok(core::array::from_fn(|a| by[a]))
+        Ok(array_of(|a| by[a]))
     }
 
     /// Compiles the input `name` of this node.
@@ -439,7 +439,7 @@ pub(super) fn moved<F: Float, const D: usize>(
     jac: Option<&[[Vec<F>; D]; D]>,
 ) -> Result<Buf<F, D>, Error> {
     let inner = Frame {
-        q: core::array::from_fn(|a| &q[a][..]),
+        q: array_of(|a| &q[a][..]),
         jac,
         grid: None,
     };

@@ -50,7 +50,7 @@ impl Kind for Scale {
 
 impl<const D: usize> Eval<D> for Scaled<D> {
     fn eval<F: Float>(&self, p: Pass, f: &Frame<'_, F, D>) -> Result<Buf<F, D>, Error> {
-        let s: [F; D] = core::array::from_fn(|a| F::from_f64(self.by[a]));
+        let s: [F; D] = array_of(|a| F::from_f64(self.by[a]));
         let q: [Vec<F>; D] = core::array::from_fn(|a| f.q[a].iter().map(|&v| v * s[a]).collect());
         // The new Jacobian: `diag(s) · J`.
         let jac: Option<[[Vec<F>; D]; D]> = p.grad.then(|| {
@@ -75,8 +75,8 @@ impl<const D: usize> Eval<D> for Scaled<D> {
             let rows: Vec<String> = (0..D).map(|a| format!("j[{a}] * s[{a}]")).collect();
             format!("{}({})", w.mt(), rows.join(", "))
         } else {
-            kmat(&core::array::from_fn::<[f64; D], D, _>(|a| {
-                core::array::from_fn(|b| if a == b { self.by[a] } else { 0.0 })
+            kmat(&array_of::<[f64; D], D, _>(|a| {
+                array_of(|b| if a == b { self.by[a] } else { 0.0 })
             }))
         };
         let body = format!("    let s = {s};\n    return {input}(q * s, {j2});\n");

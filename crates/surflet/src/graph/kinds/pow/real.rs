@@ -19,6 +19,7 @@
 //! no step may be fused or reassociated (the shader's products go through
 //! `surflet_p`, as every kernel's do).
 
+use crate::prelude_internal::array_of;
 use crate::simd::Element;
 
 /// An unevaluated sum `hi + lo` with `|lo| ≤ ulp(hi)/2`.
@@ -119,14 +120,14 @@ pub(super) struct Consts {
 impl Consts {
     pub(super) fn new() -> Consts {
         let mut fact = 1.0f64;
-        let exp = core::array::from_fn(|i| {
+        let exp = array_of(|i| {
             if i > 0 {
                 fact *= i as f64;
             }
             Dd::of(1.0 / fact)
         });
         Consts {
-            log: core::array::from_fn(|i| Dd::of(1.0 / (2 * i + 1) as f64)),
+            log: array_of(|i| Dd::of(1.0 / (2 * i + 1) as f64)),
             exp,
             two_over_ln2: Dd::of(2.0 / core::f64::consts::LN_2),
             ln2: Dd::of(core::f64::consts::LN_2),
