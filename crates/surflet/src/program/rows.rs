@@ -126,6 +126,9 @@ impl<S: Simd, const D: usize> AccRows<S, D> {
 /// Adds one octave's row to a row of sums: the kernel's points go
 /// through [`add_octave`], and its misses through the per-lane path of
 /// [`layer_lanes`](super::lanes::layer_lanes) (the same bits either way).
+/// `KP` is `K` for a periodic noise: the row loops take the period at run
+/// time (`OctaveMap::periodic`), but a miss runs the point kernel, which
+/// takes it as a type.
 struct AccSink<'a, S: Simd, K, KP, const D: usize, const GRAD: bool, const FBM: bool> {
     o: &'a Oct<S>,
     period: &'a [u32; 4],
