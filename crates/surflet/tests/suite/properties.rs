@@ -112,18 +112,18 @@ proptest! {
         }
     }
 
-    /// f32 follows f64 at moderate coordinates, to within the figures of
-    /// docs/RANGES.md (1.7e-6 in value, 5.2e-6 in gradient; measured over
-    /// 3·10^6 points by `family_precision`).
+    /// f32 follows f64 at moderate coordinates, to within the bounds that
+    /// `family_precision` asserts (twice what 10^8 points reach; why there).
     #[test]
     fn f32_follows_f64(kind in smooth_kind(), seed in any::<u64>(), p in prop::array::uniform2(-1000.0f32..1000.0)) {
         let n = Noise::<2>::new(kind, seed);
         let a = n.sample(p);
         let b = n.sample(p.map(f64::from));
-        prop_assert!((a.value as f64 - b.value).abs() <= 2e-6, "value {} vs {}", a.value, b.value);
+        let (value, gradient) = (crate::family_precision::VALUE, crate::family_precision::gradient_bound(kind));
+        prop_assert!((a.value as f64 - b.value).abs() <= value, "value {} vs {}", a.value, b.value);
         for k in 0..2 {
             let (ga, gb) = (a.gradient[k] as f64, b.gradient[k]);
-            prop_assert!((ga - gb).abs() <= 6e-6, "gradient {} vs {}", ga, gb);
+            prop_assert!((ga - gb).abs() <= gradient, "gradient {} vs {}", ga, gb);
         }
     }
 }
