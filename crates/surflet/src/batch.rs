@@ -168,8 +168,8 @@ pub(crate) fn widen<S: Simd>(s: S, v: S::F, (lo, hi): (&mut S::F, &mut S::F)) {
     (*lo, *hi) = widened(s, v, (*lo, *hi));
 }
 
-/// [`widen`] by value: for loops whose bounds must stay in registers when
-/// the caller's `lo`/`hi` have their address taken elsewhere.
+/// [`widen`] by value, for a loop that carries its bounds as values (the
+/// layer's last loop, `program/rows.rs`'s `ScaleStore`).
 #[inline(always)]
 pub(crate) fn widened<S: Simd>(s: S, v: S::F, (lo, hi): (S::F, S::F)) -> (S::F, S::F) {
     let v = s.add(v, s.zero());
