@@ -165,15 +165,9 @@ pub(crate) fn store_row<S: Simd, const D: usize, const GRAD: bool>(
 /// max).
 #[inline(always)]
 pub(crate) fn widen<S: Simd>(s: S, v: S::F, (lo, hi): (&mut S::F, &mut S::F)) {
-    (*lo, *hi) = widened(s, v, (*lo, *hi));
-}
-
-/// [`widen`] by value, for a loop that carries its bounds as values (the
-/// layer's last loop, `program/rows.rs`'s `ScaleStore`).
-#[inline(always)]
-pub(crate) fn widened<S: Simd>(s: S, v: S::F, (lo, hi): (S::F, S::F)) -> (S::F, S::F) {
     let v = s.add(v, s.zero());
-    (s.min(v, lo), s.max(v, hi))
+    *lo = s.min(v, *lo);
+    *hi = s.max(v, *hi);
 }
 
 /// Runs `work` with `lanes`. For a grid, returns the minimum and maximum of

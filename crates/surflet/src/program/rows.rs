@@ -303,34 +303,6 @@ impl<S: Simd, K: Kernel<D>, KP: Kernel<D>, const D: usize, const GRAD: bool> Cal
     }
 }
 
-/// A layer's last step over a stretch of sums: scale, store, widen the
-/// bounds. Out of line: inside the program's entry point (which holds every
-/// kernel) the register allocator spills the bounds to the stack on every
-/// vector of this store-bound loop unless link-time optimisation reshapes
-/// the function, and this loop is half of a one-octave grid's time.
-struct ScaleStore<'a, S: Simd> {
-    sums: &'a [S::F],
-    value: &'a mut [S::E],
-    scale: S::F,
-    bounds: (S::F, S::F),
-}
-
-impl<S: Simd> Call<S> for ScaleStore<'_, S> {
-    type Output = (S::F, S::F);
-    #[inline(always)]
-    fn call(self, s: S) -> (S::F, S::F) {
-        let l = S::LANES;
-        let value = &mut self.value[..self.sums.len() * l];
-        let mut b = self.bounds;
-        for k in 0..self.sums.len() {
-            let v = s.mul(self.sums[k], self.scale);
-            s.store(v, &mut value[k * l..k * l + l]);
-            b = batch::widened(s, v, b);
-        }
-        b
-    }
-}
-
 impl<S: Simd, const D: usize, const GRAD: bool> ProgLanes<'_, S, D, GRAD> {
     /// Whole rows (see [`Lanes::rows`]), octave by octave over pieces of
     /// rows, then each vector's sums scaled: the same operations on the
@@ -410,13 +382,14 @@ impl<S: Simd, const D: usize, const GRAD: bool> ProgLanes<'_, S, D, GRAD> {
                     let at = at + pi * per * nx;
                     let value = &mut outs[0][at..at + piece.len() * nx];
                     let scale = s.c(layer.scale);
-                    let sums = &acc.v[..piece.len() * nv];
-                    (vlo, vhi) = s.outline(ScaleStore::<S> {
-                        sums,
-                        value,
-                        scale,
-                        bounds: (vlo, vhi),
-                    });
+                    for (a, o) in acc.v[..piece.len() * nv]
+                        .iter()
+                        .zip(value.chunks_exact_mut(l))
+                    {
+                        let v = s.mul(*a, scale);
+                        s.store(v, o);
+                        batch::widen(s, v, (&mut vlo, &mut vhi));
+                    }
                     continue;
                 }
                 for r in 0..piece.len() {
@@ -427,12 +400,14 @@ impl<S: Simd, const D: usize, const GRAD: bool> ProgLanes<'_, S, D, GRAD> {
                         // `end_layer` without the gradient.
                         let value = &mut outs[0][at..at + full * l];
                         let scale = s.c(layer.scale);
-                        (vlo, vhi) = s.outline(ScaleStore::<S> {
-                            sums: &acc.v[sums..sums + full],
-                            value,
-                            scale,
-                            bounds: (vlo, vhi),
-                        });
+                        for (a, o) in acc.v[sums..sums + full]
+                            .iter()
+                            .zip(value.chunks_exact_mut(l))
+                        {
+                            let v = s.mul(*a, scale);
+                            s.store(v, o);
+                            batch::widen(s, v, (&mut vlo, &mut vhi));
+                        }
                     }
                     let from = if GRAD { 0 } else { full };
                     for k in from..nv {
