@@ -170,6 +170,41 @@ pub(crate) fn widen<S: Simd>(s: S, v: S::F, (lo, hi): (&mut S::F, &mut S::F)) {
     *hi = s.max(v, *hi);
 }
 
+/// Stores each vector of `sums` times `scale` into `value` (one vector
+/// after another) and returns `bounds` widened by them as [`widen`] would.
+///
+/// The loop widens a pair of its own, started at (+∞, −∞), and joins it to
+/// `bounds` once at the end. The bits are the same: the values are never
+/// NaN in an accumulator (NaN falls through) and never −0 (`+ 0`), and min
+/// and max of such values do not depend on their order. Why: inside a
+/// program's entry point, which holds every kernel, the register allocator
+/// kept a pair that lives across the whole function on the stack, a store
+/// and a load per vector in this store-bound loop (half of a one-octave
+/// grid's time); which builds it did so in changed with link-time
+/// optimisation and with where the loop sat. A pair that lives only in the
+/// loop stays in registers in both.
+#[inline(always)]
+pub(crate) fn scale_store<S: Simd>(
+    s: S,
+    sums: &[S::F],
+    scale: S::F,
+    value: &mut [S::E],
+    (lo, hi): (S::F, S::F),
+) -> (S::F, S::F) {
+    // An index loop: without link-time optimisation `Zip::next` over
+    // `chunks_exact_mut` stayed a call, which costs the pair its registers.
+    let l = S::LANES;
+    let n = sums.len().min(value.len() / l);
+    let (sums, value) = (&sums[..n], &mut value[..n * l]);
+    let (mut a, mut b) = (s.splat(S::E::INFINITY), s.splat(S::E::NEG_INFINITY));
+    for k in 0..n {
+        let v = s.mul(sums[k], scale);
+        s.store(v, &mut value[k * l..k * l + l]);
+        widen(s, v, (&mut a, &mut b));
+    }
+    (s.min(a, lo), s.max(b, hi))
+}
+
 /// Runs `work` with `lanes`. For a grid, returns the minimum and maximum of
 /// output 0 over its non-NaN values, with −0 counted as +0 (so that the
 /// result does not depend on the order of the comparisons): (+∞, −∞) if

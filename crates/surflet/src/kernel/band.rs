@@ -354,9 +354,9 @@ fn band_row<S: Simd, const D: usize, const PERLIN: bool, const GRAD: bool>(
             // Every point's poison is +0, and its value is never −0 (the
             // value adds the poison), so the bounds need no `+ 0`.
             let (frac, d1, u, _) = cache.y;
-            let (mut lo, mut hi) = ([*vlo], [*vhi]);
             let hot = &cache.hot[..full];
-            row_group::<S, D, PERLIN, 1>(s, hot, [(frac, d1, u)], [value], (&mut lo, &mut hi));
+            let (lo, hi) =
+                row_group::<S, D, PERLIN, 1>(s, hot, [(frac, d1, u)], [value], ([*vlo], [*vhi]));
             (*vlo, *vhi) = (lo[0], hi[0]);
         } else {
             for (k, o) in value.chunks_exact_mut(l).enumerate() {
@@ -675,7 +675,7 @@ fn band_groups<S: Simd, const D: usize, const PERLIN: bool, const R: usize>(
         let mut rows = g.chunks_exact_mut(n);
         let rows = core::array::from_fn(|_| rows.next().unwrap_or_default());
         let y = array_of(|i| splat(qg[i]));
-        row_group::<S, D, PERLIN, R>(s, hot, y, rows, (&mut group_lo, &mut group_hi));
+        (group_lo, group_hi) = row_group::<S, D, PERLIN, R>(s, hot, y, rows, (group_lo, group_hi));
     }
     for (row, &qr) in groups
         .into_remainder()
@@ -683,7 +683,7 @@ fn band_groups<S: Simd, const D: usize, const PERLIN: bool, const R: usize>(
         .zip(qs.remainder())
     {
         let y = [splat(qr)];
-        row_group::<S, D, PERLIN, 1>(s, hot, y, [row], (&mut rest_lo, &mut rest_hi));
+        (rest_lo, rest_hi) = row_group::<S, D, PERLIN, 1>(s, hot, y, [row], (rest_lo, rest_hi));
     }
     let (mut lo, mut hi) = (rest_lo[0], rest_hi[0]);
     for i in 0..R {
@@ -719,8 +719,8 @@ fn row_group<S: Simd, const D: usize, const PERLIN: bool, const R: usize>(
     hot: &[Hot<S>],
     y: [(S::F, S::F, S::F); R],
     rows: [&mut [S::E]; R],
-    (lo, hi): (&mut [S::F; R], &mut [S::F; R]),
-) {
+    (mut lo, mut hi): ([S::F; R], [S::F; R]),
+) -> ([S::F; R], [S::F; R]) {
     let l = S::LANES;
     let (zero, scale) = (s.zero(), s.c(SCALE[D - 1]));
     let mut outs = rows.map(|r| r.chunks_exact_mut(l));
@@ -734,6 +734,7 @@ fn row_group<S: Simd, const D: usize, const PERLIN: bool, const R: usize>(
             hi[i] = s.max(v, hi[i]);
         }
     }
+    (lo, hi)
 }
 
 /// A row of fBm sums, an octave's amplitude, and whether it is the first
@@ -903,11 +904,13 @@ where
             let q = (s.splat(frac[k]), s.splat(d1[k]), s.splat(u[k]));
             let sums = &mut sums[..nv];
             if first {
-                for (h, v) in cache.hot.iter().zip(sums) {
+                for k in 0..sums.len().min(cache.hot.len()) {
+                    let (h, v) = (&cache.hot[k], &mut sums[k]);
                     *v = s.mul(amp, finish_hot::<S, PERLIN>(s, h, q, zero, scale));
                 }
             } else {
-                for (h, v) in cache.hot.iter().zip(sums) {
+                for k in 0..sums.len().min(cache.hot.len()) {
+                    let (h, v) = (&cache.hot[k], &mut sums[k]);
                     let n = finish_hot::<S, PERLIN>(s, h, q, zero, scale);
                     *v = s.add(*v, s.mul(amp, n));
                 }
@@ -949,12 +952,14 @@ fn octave_row<
         if let Some((sums, amp, first)) = sink.sums() {
             let sums = &mut sums[..nv];
             if first {
-                for (h, v) in cache.hot.iter().zip(sums) {
+                for k in 0..sums.len().min(cache.hot.len()) {
+                    let (h, v) = (&cache.hot[k], &mut sums[k]);
                     let n = finish_hot::<S, PERLIN>(s, h, (frac, d1, u), zero, scale);
                     *v = s.mul(amp, n);
                 }
             } else {
-                for (h, v) in cache.hot.iter().zip(sums) {
+                for k in 0..sums.len().min(cache.hot.len()) {
+                    let (h, v) = (&cache.hot[k], &mut sums[k]);
                     let n = finish_hot::<S, PERLIN>(s, h, (frac, d1, u), zero, scale);
                     *v = s.add(*v, s.mul(amp, n));
                 }

@@ -382,14 +382,8 @@ impl<S: Simd, const D: usize, const GRAD: bool> ProgLanes<'_, S, D, GRAD> {
                     let at = at + pi * per * nx;
                     let value = &mut outs[0][at..at + piece.len() * nx];
                     let scale = s.c(layer.scale);
-                    for (a, o) in acc.v[..piece.len() * nv]
-                        .iter()
-                        .zip(value.chunks_exact_mut(l))
-                    {
-                        let v = s.mul(*a, scale);
-                        s.store(v, o);
-                        batch::widen(s, v, (&mut vlo, &mut vhi));
-                    }
+                    let sums = &acc.v[..piece.len() * nv];
+                    (vlo, vhi) = batch::scale_store(s, sums, scale, value, (vlo, vhi));
                     continue;
                 }
                 for r in 0..piece.len() {
@@ -400,14 +394,8 @@ impl<S: Simd, const D: usize, const GRAD: bool> ProgLanes<'_, S, D, GRAD> {
                         // `end_layer` without the gradient.
                         let value = &mut outs[0][at..at + full * l];
                         let scale = s.c(layer.scale);
-                        for (a, o) in acc.v[sums..sums + full]
-                            .iter()
-                            .zip(value.chunks_exact_mut(l))
-                        {
-                            let v = s.mul(*a, scale);
-                            s.store(v, o);
-                            batch::widen(s, v, (&mut vlo, &mut vhi));
-                        }
+                        let sums = &acc.v[sums..sums + full];
+                        (vlo, vhi) = batch::scale_store(s, sums, scale, value, (vlo, vhi));
                     }
                     let from = if GRAD { 0 } else { full };
                     for k in from..nv {
