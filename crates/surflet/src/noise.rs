@@ -195,9 +195,10 @@ impl<const D: usize> Noise<D> {
     /// Evaluates on lanes, dispatching on the kind at run time (a predictable
     /// branch; batch loops hoist it instead). For the octaves of a program,
     /// `cache` is the grid row the points lie on, if any (see
-    /// [`Kernel::eval_row`]). With debug assertions each kind's
-    /// kernel is called through [`Simd::outline`], so that an unoptimised
-    /// build's frame does not hold every kind's kernel at once.
+    /// [`Kernel::eval_row`]). The slow kernels ([`Kernel::OUTLINE`]), and
+    /// with debug assertions every kernel, are called through
+    /// [`Simd::outline`]: a program's entry point inlines every other kind's
+    /// kernel, and an unoptimised build's frame would hold them all at once.
     #[inline(always)]
     pub(crate) fn eval_lanes_row<S: Simd, const ROWS: bool>(
         &self,
@@ -209,17 +210,17 @@ impl<const D: usize> Noise<D> {
         let period = self.period4();
         macro_rules! row {
             ($k:ty) => {{
-                #[cfg(debug_assertions)]
-                let r = s.outline(RowCall::<S, $k, D, ROWS> {
-                    field,
-                    period: &period,
-                    p,
-                    cache,
-                    kernel: core::marker::PhantomData,
-                });
-                #[cfg(not(debug_assertions))]
-                let r = <$k as Kernel<D>>::eval_row::<S, ROWS>(s, field, &period, p, cache);
-                r
+                if cfg!(debug_assertions) || <$k as Kernel<D>>::OUTLINE {
+                    s.outline(RowCall::<S, $k, D, ROWS> {
+                        field,
+                        period: &period,
+                        p,
+                        cache,
+                        kernel: core::marker::PhantomData,
+                    })
+                } else {
+                    <$k as Kernel<D>>::eval_row::<S, ROWS>(s, field, &period, p, cache)
+                }
             }};
         }
         with_kernel!(self, K => row!(K))
@@ -227,7 +228,7 @@ impl<const D: usize> Noise<D> {
 }
 
 /// One kernel's [`Kernel::eval_row`] as a [`Call`], for
-/// [`Noise::eval_lanes_row`] in builds with debug assertions and for the
+/// [`Noise::eval_lanes_row`]'s kernels out of line and for the
 /// per-lane path of a fractal's octave pass.
 pub(crate) struct RowCall<'a, 'c, S: Simd, K, const D: usize, const ROWS: bool> {
     pub field: &'a LaneParams<S>,

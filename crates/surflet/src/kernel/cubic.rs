@@ -186,6 +186,7 @@ pub(crate) fn value_cubic<S: Simd, const D: usize, const P: bool>(
 pub(crate) struct ValueCubicK<const P: bool>;
 
 impl<const D: usize, const P: bool> Kernel<D> for ValueCubicK<P> {
+    const OUTLINE: bool = D >= 2;
     type Cache<S: Simd> = ();
     #[inline(always)]
     fn new_cache<S: Simd>(_: S, _: bool) {}

@@ -159,13 +159,43 @@ impl<F: Float, const D: usize> Source<F, D> for Program<D> {
         let rows = matches!(work, Work::Grid { .. })
             && self.steps == 0
             && self.octaves.iter().all(|o| o.rot.is_none());
-        let octs = Cached::new(s, &self.octaves, rows);
+        // Each gradient flag out of line: one entry point with both held
+        // every kernel twice, and the optimiser's time grows faster than a
+        // function's size (a fifth of the library's release build).
         if grad {
-            let l = ProgLanes::<S, D, true>::new(self, octs);
-            batch::exec(s, &l, work, outs)
+            s.outline(Engine::<F, D, true> {
+                prog: self,
+                rows,
+                work,
+                outs,
+            })
         } else {
-            let l = ProgLanes::<S, D, false>::new(self, octs);
-            batch::exec(s, &l, work, outs)
+            s.outline(Engine::<F, D, false> {
+                prog: self,
+                rows,
+                work,
+                outs,
+            })
         }
+    }
+}
+
+/// A program's batch engine on one backend, with or without the gradient.
+struct Engine<'a, 'w, 'b, 'o, F, const D: usize, const GRAD: bool> {
+    prog: &'a Program<D>,
+    rows: bool,
+    work: Work<'w, F, D>,
+    outs: &'b mut [&'o mut [F]],
+}
+
+impl<S: Simd, const D: usize, const GRAD: bool> simd::Call<S>
+    for Engine<'_, '_, '_, '_, S::E, D, GRAD>
+{
+    type Output = (S::E, S::E);
+    #[inline(always)]
+    fn call(self, s: S) -> (S::E, S::E) {
+        let octs = Cached::new(s, &self.prog.octaves, self.rows);
+        let l = ProgLanes::<S, D, GRAD>::new(self.prog, octs);
+        batch::exec(s, &l, self.work, self.outs)
     }
 }
