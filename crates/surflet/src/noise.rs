@@ -195,10 +195,11 @@ impl<const D: usize> Noise<D> {
     /// Evaluates on lanes, dispatching on the kind at run time (a predictable
     /// branch; batch loops hoist it instead). For the octaves of a program,
     /// `cache` is the grid row the points lie on, if any (see
-    /// [`Kernel::eval_row`]). The slow kernels ([`Kernel::OUTLINE`]), and
-    /// with debug assertions every kernel, are called through
-    /// [`Simd::outline`]: a program's entry point inlines every other kind's
-    /// kernel, and an unoptimised build's frame would hold them all at once.
+    /// [`Kernel::eval_row`]). The slow kernels ([`Kernel::OUTLINE`]), every
+    /// kernel on a fallback backend ([`Simd::FALLBACK`]) and with debug
+    /// assertions every kernel are called through [`Simd::outline`]: a
+    /// program's entry point inlines every other kind's kernel, and an
+    /// unoptimised build's frame would hold them all at once.
     #[inline(always)]
     pub(crate) fn eval_lanes_row<S: Simd, const ROWS: bool>(
         &self,
@@ -210,7 +211,7 @@ impl<const D: usize> Noise<D> {
         let period = self.period4();
         macro_rules! row {
             ($k:ty) => {{
-                if cfg!(debug_assertions) || <$k as Kernel<D>>::OUTLINE {
+                if cfg!(debug_assertions) || S::FALLBACK || <$k as Kernel<D>>::OUTLINE {
                     s.outline(RowCall::<S, $k, D, ROWS> {
                         field,
                         period: &period,

@@ -11,6 +11,8 @@ use core::marker::PhantomData;
 pub(crate) trait Round: Copy + Debug + Send + Sync + 'static {
     /// Largest integer not greater than `x`, exactly as [`Element::floor`].
     fn floor<E: Element>(self, x: E) -> E;
+    /// [`Simd::FALLBACK`] for a lane that rounds this way.
+    const FALLBACK: bool;
 }
 
 /// [`Element::floor`]: portable code, an exact conversion with branches.
@@ -18,6 +20,9 @@ pub(crate) trait Round: Copy + Debug + Send + Sync + 'static {
 pub(crate) struct Portable;
 
 impl Round for Portable {
+    // On x86-64 the batch calls have AVX2 (and single points its SSE4.1
+    // rounding); this lane is their fallback.
+    const FALLBACK: bool = cfg!(target_arch = "x86_64");
     #[inline(always)]
     fn floor<E: Element>(self, x: E) -> E {
         x.floor()
@@ -49,6 +54,7 @@ impl<E: Element, R: Round> Simd for Scalar<E, R> {
     type U = u32;
     type M = bool;
     const LANES: usize = 1;
+    const FALLBACK: bool = R::FALLBACK;
 
     #[inline(always)]
     fn outline<C: super::Call<Self>>(self, c: C) -> C::Output {

@@ -33,6 +33,7 @@ impl Sse41 {
 }
 
 impl crate::simd::scalar::Round for Sse41 {
+    const FALLBACK: bool = false;
     #[inline(always)]
     fn floor<E: Element>(self, x: E) -> E {
         // SAFETY: a token exists only where the CPU has AVX2, hence SSE4.1.
