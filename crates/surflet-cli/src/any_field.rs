@@ -4,7 +4,7 @@
 //! `f64` or in `f32`, and point arrays.
 
 use surflet::Error;
-#[cfg(feature = "serve")]
+#[cfg(any(feature = "serve", feature = "plots"))]
 use surflet::dynamic::Points;
 use surflet::dynamic::{DynField, GradientOut, Region};
 
@@ -38,7 +38,7 @@ pub trait FieldCalls {
 
     /// Point-array evaluation in `f64`: the value at `(coords[0][i],
     /// coords[1][i], ...)` to `out[i]`; only the first `D` lists are read.
-    #[cfg(feature = "serve")]
+    #[cfg(any(feature = "serve", feature = "plots"))]
     fn fill_points(&self, coords: [&[f64]; 4], out: &mut [f64]) -> Result<(), Error>;
 }
 
@@ -122,7 +122,7 @@ impl FieldCalls for DynField {
         Ok(())
     }
 
-    #[cfg(feature = "serve")]
+    #[cfg(any(feature = "serve", feature = "plots"))]
     fn fill_points(&self, coords: [&[f64]; 4], out: &mut [f64]) -> Result<(), Error> {
         let d = self.dims();
         four_axes(d)?;
