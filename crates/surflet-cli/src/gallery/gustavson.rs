@@ -29,23 +29,19 @@ fn pair(
 }
 
 /// A surflet-family noise of dimension `d` as a function of the panel's
-/// x and y, cut at z = [`SLICE_Z`], w = [`SLICE_W`].
-fn family(kind: NoiseKind, d: usize, seed: u64) -> Box<dyn Fn(f64, f64) -> f64 + Sync> {
-    let (z, w) = (SLICE_Z, SLICE_W);
-    match d {
-        2 => {
-            let noise = Noise::<2>::new(kind, seed);
-            Box::new(move |x, y| noise.get([x, y]))
-        }
-        3 => {
-            let noise = Noise::<3>::new(kind, seed);
-            Box::new(move |x, y| noise.get([x, y, z]))
-        }
-        _ => {
-            let noise = Noise::<4>::new(kind, seed);
-            Box::new(move |x, y| noise.get([x, y, z, w]))
-        }
-    }
+/// x and y, cut at z = [`SLICE_Z`], w = [`SLICE_W`]. The dimension is the
+/// library's to resolve (`surflet::dynamic`); a sample's value is the bits
+/// of `Noise::<D>::get` at the same point.
+fn family(
+    kind: NoiseKind,
+    d: usize,
+    seed: u64,
+) -> Result<Box<dyn Fn(f64, f64) -> f64 + Sync>, CliError> {
+    let field = surflet::dynamic::DynField::noise(kind, seed, None, None, d)
+        .map_err(|e| runtime(e.to_string()))?;
+    Ok(Box::new(move |x, y| {
+        field.sample(&[x, y, SLICE_Z, SLICE_W][..d]).value
+    }))
 }
 
 /// Draws and stages the two comparison images of dimension `d` (2, 3 or
@@ -107,8 +103,8 @@ fn comparison(w: &mut StagedFiles, d: usize, n: u32, seed: u64) -> Result<Vec<Im
     )?];
     drop(reference);
     let (perlin, simplex) = (
-        family(NoiseKind::Perlin, d, seed),
-        family(NoiseKind::Simplex, d, seed),
+        family(NoiseKind::Perlin, d, seed)?,
+        family(NoiseKind::Simplex, d, seed)?,
     );
     let surflet = pair(
         n,
