@@ -41,7 +41,7 @@ pub trait Simd: Copy + Send + Sync + 'static {
     /// SIMD ones: the portable lane on x86-64, which serves CPUs without
     /// AVX2 and `Isa::Scalar`. A program's batch engine calls every kernel
     /// out of line on it ([`Simd::outline`]), which made the library's
-    /// release build 8 % cheaper in CPU time and this fallback 0–17 %
+    /// release build 13 % cheaper in CPU time and this fallback 0–17 %
     /// slower (docs/BUILD.md). Where it is the only backend (other
     /// architectures) it keeps its kernels inline.
     const FALLBACK: bool = false;
